@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Arming and disarming x86 stepping for a traced task: EFLAGS.TF in the
+ * task's user frame, plus DEBUGCTL.BTF and TIF_BLOCKSTEP for hardware
+ * block stepping where the CPU honours BTF. Unlike the ptrace helpers in
+ * arch/x86/kernel/step.c this never sleeps and never sets TIF_SINGLESTEP
+ * or SYSCALL_EXIT_TRAP (both would send an untraced task a SIGTRAP).
+ * Everything that sets a bit runs in the task's own context, or on a
+ * stopped task under stop_machine.
+ */
+#include <linux/irqflags.h>
+#include <linux/sched.h>
+#include <linux/ptrace.h>
+#include <linux/sched/task_stack.h>
+#include <asm/msr.h>
+#include <asm/processor.h>
+#include <asm/ptrace.h>
+#include <asm/segment.h>
+#include "../../kdb-itrace/itrace.h"
+#include "x86.h"
+
+/* Does writing DEBUGCTL.BTF stick? (TCG and KVM drop it.) */
+static bool btf_ok;
+/* Latched when BTF sticks but traps show it is ignored anyway. */
+bool itrace_x86_btf_broken;
+
+int itrace_arch_init(void)
+{
+	unsigned long flags;
+	u64 v, chk = 0;
+
+	local_irq_save(flags);
+	if (!rdmsrl_safe(MSR_IA32_DEBUGCTLMSR, &v) &&
+	    !wrmsrl_safe(MSR_IA32_DEBUGCTLMSR, v | DEBUGCTLMSR_BTF) &&
+	    !rdmsrl_safe(MSR_IA32_DEBUGCTLMSR, &chk)) {
+		btf_ok = !!(chk & DEBUGCTLMSR_BTF);
+		wrmsrl_safe(MSR_IA32_DEBUGCTLMSR, v);
+	}
+	local_irq_restore(flags);
+	return 0;
+}
+
+bool itrace_x86_use_btf(void)
+{
+	return btf_ok && !READ_ONCE(itrace_x86_btf_broken);
+}
+
+const char *itrace_arch_block_impl(void)
+{
+	if (!btf_ok)
+		return "software: BTF not honoured";
+	if (READ_ONCE(itrace_x86_btf_broken))
+		return "software: BTF ignored by this CPU";
+	return "hardware BTF";
+}
+
+bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len)
+{
+	struct pt_regs *regs = task_pt_regs(p);
+
+	if (v8086_mode(regs)) {
+		strscpy(why, "runs in vm86 mode", len);
+		return false;
+	}
+	if (regs->cs != __USER_CS && regs->cs != __USER32_CS) {
+		strscpy(why, "runs on an LDT code segment", len);
+		return false;
+	}
+	if (regs->flags & X86_EFLAGS_TF) {
+		strscpy(why, "already has the trap flag set (single-stepped by a debugger?)",
+			len);
+		return false;
+	}
+	return true;
+}
+
+bool itrace_arch_foreign_stepping(void)
+{
+	return test_thread_flag(TIF_SINGLESTEP);
+}
+
+/* BTF is per-CPU state that follows TIF_BLOCKSTEP: only touch current. */
+void itrace_x86_set_btf(bool on)
+{
+	unsigned long v = get_debugctlmsr();
+
+	if (on) {
+		set_thread_flag(TIF_BLOCKSTEP);
+		update_debugctlmsr(v | DEBUGCTLMSR_BTF);
+	} else {
+		clear_thread_flag(TIF_BLOCKSTEP);
+		if (v & DEBUGCTLMSR_BTF)
+			update_debugctlmsr(v & ~DEBUGCTLMSR_BTF);
+	}
+}
+
+void itrace_arch_arm_current(struct itrace_slot *s)
+{
+	struct pt_regs *regs = current_pt_regs();
+	unsigned long flags;
+
+	/* IRQs off: atomic against the stop_machine disarm at unload. */
+	local_irq_save(flags);
+	if (!READ_ONCE(itrace_shutdown)) {
+		s->prev_ip = regs->ip;
+		s->arch.btf_miss = 0;
+		s->arch.btf = s->mode == ITRACE_MODE_BLOCK &&
+			      itrace_x86_use_btf();
+		if (s->arch.btf)
+			itrace_x86_set_btf(true);
+		regs->flags |= X86_EFLAGS_TF;
+	}
+	local_irq_restore(flags);
+}
+
+void itrace_arch_disarm_current(struct itrace_slot *s)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	current_pt_regs()->flags &= ~X86_EFLAGS_TF;
+	if (test_thread_flag(TIF_BLOCKSTEP))
+		itrace_x86_set_btf(false);
+	s->arch.btf = false;
+	local_irq_restore(flags);
+}
+
+/*
+ * @p is off-CPU, so its DEBUGCTL.BTF was already switched out; clearing
+ * TIF_BLOCKSTEP keeps __switch_to_xtra from setting it again.
+ */
+void itrace_arch_disarm_stopped(struct task_struct *p)
+{
+	task_pt_regs(p)->flags &= ~X86_EFLAGS_TF;
+	clear_tsk_thread_flag(p, TIF_BLOCKSTEP);
+}
+
+/*
+ * copy_thread() copied our TF into the child and user_disable_single_step()
+ * leaves it there (it only clears TF under TIF_FORCED_TF): without this
+ * the child's first instruction would SIGTRAP it.
+ */
+void itrace_arch_fork_child(struct task_struct *child)
+{
+	task_pt_regs(child)->flags &= ~X86_EFLAGS_TF;
+}

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86 step-trap handling: recognise our #DB (DR6.BS in user mode), turn
+ * "the task went from prev_ip to regs->ip" into branch-log records by
+ * decoding the instruction at prev_ip, re-arm or disarm, and consume the
+ * trap without letting exc_debug_user() raise SIGTRAP.
+ *
+ * Runs in the #DB notifier: IRQs off, no locks, no allocation; user
+ * bytes are read with copy_from_user_nmi() (never faults pages in).
+ */
+#include <linux/kdebug.h>
+#include <linux/notifier.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/uaccess.h>
+#include <asm/debugreg.h>
+#include "../../kdb-itrace/itrace.h"
+#include "../../kdb-itrace/kind.h"
+#include "insn_decode.h"
+#include "x86.h"
+
+/* After this many BTF traps that were plain steps, BTF is not honoured. */
+#define BTF_MISS_LIMIT	3
+/* Bound on the forward scan for a BTF trap's branch source. */
+#define BTF_SCAN_MAX	256
+/* Bound on untrapped instructions replayed after a syscall. */
+#define SYSCALL_CHAIN_MAX	4
+
+bool itrace_arch_is_step_trap(unsigned long val, void *data)
+{
+	struct die_args *a = data;
+	unsigned long *dr6 = (unsigned long *)ERR_PTR(a->err);
+
+	return val == DIE_DEBUG && user_mode(a->regs) && (*dr6 & DR_STEP);
+}
+
+static bool decode_at(struct pt_regs *regs, unsigned long ip,
+		      struct itrace_x86_insn *d)
+{
+	u8 buf[ITRACE_X86_MAX_INSN];
+	unsigned long left;
+
+	left = copy_from_user_nmi(buf, (const void __user *)ip, sizeof(buf));
+	if (left >= sizeof(buf))
+		return false;
+	return !itrace_x86_decode(buf, sizeof(buf) - left,
+				  user_64bit_mode(regs) ? ITRACE_X86_MODE64 :
+							  ITRACE_X86_MODE32,
+				  d);
+}
+
+/*
+ * Software stepping: the instruction at @from ran and the task is now at
+ * @to. A syscall is the exception: TF is masked on kernel entry and the
+ * IRET back only traps after the *next* instruction, so replay that one
+ * (and any further syscalls) by decoding forward.
+ */
+static void log_step(struct itrace_slot *s, struct pt_regs *regs,
+		     unsigned long from, unsigned long to)
+{
+	struct itrace_x86_insn d;
+	int chain;
+
+	for (chain = 0; chain < SYSCALL_CHAIN_MAX; chain++) {
+		unsigned long next;
+
+		if (!decode_at(regs, from, &d)) {
+			itrace_emit(s, ITRACE_K_ASYNC, from, to);
+			return;
+		}
+		next = from + d.len;
+		switch (d.kind) {
+		case ITRACE_K_INSN:
+			if (to == next)
+				itrace_emit(s, ITRACE_K_INSN, from, to);
+			else if (!(to == from && d.rep))
+				itrace_emit(s, ITRACE_K_ASYNC, from, to);
+			/* a rep iteration leaves ip in place: no record */
+			return;
+		case ITRACE_K_JCC:
+			if (to == next)
+				itrace_emit(s, ITRACE_K_JCC_NT, from, to);
+			else if (to == next + d.rel)
+				itrace_emit(s, ITRACE_K_JCC, from, to);
+			else
+				itrace_emit(s, ITRACE_K_ASYNC, from, to);
+			return;
+		case ITRACE_K_SYSCALL:
+			itrace_emit(s, ITRACE_K_SYSCALL, from, next);
+			if (to == next)	/* restarted, or a signal came in */
+				return;
+			from = next;
+			continue;
+		default:
+			itrace_emit(s, d.kind, from, to);
+			return;
+		}
+	}
+	itrace_emit(s, ITRACE_K_ASYNC, from, to);
+}
+
+/*
+ * Hardware BTF trap: the task took a branch somewhere in the block that
+ * began at @from and is now at its target @to. Find the branch by
+ * scanning forward; syscalls passed on the way are transparent under BTF
+ * but logged, so both block-mode flavours give the same records.
+ * Returns false if the trap was a plain single-step (BTF ignored).
+ */
+static bool log_block(struct itrace_slot *s, struct pt_regs *regs,
+		      unsigned long from, unsigned long to)
+{
+	struct itrace_x86_insn d;
+	unsigned long ip = from;
+	int n;
+
+	for (n = 0; n < BTF_SCAN_MAX; n++, ip += d.len) {
+		if (!decode_at(regs, ip, &d))
+			break;
+		if (n == 0 && d.kind == ITRACE_K_INSN && to == ip + d.len)
+			return false;
+		switch (d.kind) {
+		case ITRACE_K_INSN:
+			continue;
+		case ITRACE_K_SYSCALL:
+			itrace_emit(s, ITRACE_K_SYSCALL, ip, ip + d.len);
+			continue;
+		case ITRACE_K_JCC:
+			if (to != ip + d.len + d.rel)
+				continue;
+			fallthrough;
+		default:
+			itrace_emit(s, d.kind, ip, to);
+			return true;
+		}
+	}
+	itrace_emit(s, ITRACE_K_ASYNC, from, to);
+	return true;
+}
+
+static void log_trap(struct itrace_slot *s, struct pt_regs *regs)
+{
+	if (!s->arch.btf) {
+		log_step(s, regs, s->prev_ip, regs->ip);
+		return;
+	}
+	if (log_block(s, regs, s->prev_ip, regs->ip)) {
+		s->arch.btf_miss = 0;
+		return;
+	}
+	/* BTF stuck in the MSR but the CPU stepped anyway. */
+	log_step(s, regs, s->prev_ip, regs->ip);
+	if (++s->arch.btf_miss >= BTF_MISS_LIMIT)
+		WRITE_ONCE(itrace_x86_btf_broken, true);
+}
+
+/*
+ * Consume DR6.BS. exc_debug_user() already copied BS into virtual_dr6,
+ * and ORs that back before deciding on SIGTRAP, so clear it there too.
+ * Anything else pending (a watchpoint, a bus lock) is not ours: let the
+ * rest of the #DB path see it.
+ */
+static int consume(struct die_args *a)
+{
+	unsigned long *dr6 = (unsigned long *)ERR_PTR(a->err);
+
+	*dr6 &= ~DR_STEP;
+	current->thread.virtual_dr6 &= ~DR_STEP;
+	if (*dr6 || (current->thread.virtual_dr6 & DR_TRAP_BITS))
+		return NOTIFY_DONE;
+	return NOTIFY_STOP;
+}
+
+int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
+		     bool rearm)
+{
+	struct die_args *a = data;
+	struct pt_regs *regs = a->regs;
+
+	s->steps++;
+	if (log)
+		log_trap(s, regs);
+	s->prev_ip = regs->ip;
+	if (rearm) {
+		/* the #DB cleared BTF and TIF_BLOCKSTEP: set them again */
+		s->arch.btf = s->mode == ITRACE_MODE_BLOCK &&
+			      itrace_x86_use_btf();
+		if (s->arch.btf)
+			itrace_x86_set_btf(true);
+	} else {
+		regs->flags &= ~X86_EFLAGS_TF;
+		if (test_thread_flag(TIF_BLOCKSTEP))
+			itrace_x86_set_btf(false);
+		s->arch.btf = false;
+	}
+	return consume(a);
+}
+
+int itrace_arch_foreign_step(struct itrace_slot *s, void *data)
+{
+	struct die_args *a = data;
+
+	s->prev_ip = a->regs->ip;
+	return NOTIFY_DONE;
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared between the x86 arming code (step.c) and trap decoding (trap.c). */
+#ifndef _ITRACE_X86_H
+#define _ITRACE_X86_H
+
+#include <linux/types.h>
+
+extern bool itrace_x86_btf_broken;
+bool itrace_x86_use_btf(void);
+void itrace_x86_set_btf(bool on);
+
+#endif /* _ITRACE_X86_H */

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one interface between the arch-neutral core and arch/<arch>/:
+ * arming and disarming a task, recognising and decoding our traps.
+ * Each arch provides itrace_arch_types.h (struct itrace_arch_slot) on
+ * the include path and implements these functions.
+ */
+#ifndef _ITRACE_ARCH_H
+#define _ITRACE_ARCH_H
+
+#include <linux/types.h>
+#include "itrace_arch_types.h"
+
+struct itrace_slot;
+struct task_struct;
+struct die_args;
+
+/* Probe the CPU once at load time (e.g. does it honour block stepping). */
+int itrace_arch_init(void);
+
+/* How block mode is implemented here, for `on` and `status`. */
+const char *itrace_arch_block_impl(void);
+
+/*
+ * kdb context: can @p be traced at all? On refusal, fill @why (one short
+ * phrase) and return false.
+ */
+bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len);
+
+/*
+ * Die-notifier context: does this event look like a user-mode step trap
+ * we may have caused? Cheap; the core then looks up current's slot.
+ */
+bool itrace_arch_is_step_trap(unsigned long val, void *data);
+
+/*
+ * Our trap, for current's slot @s: if @log, record what the step executed
+ * through itrace_emit(); then re-arm if @rearm, else disarm. Returns the
+ * notifier verdict (NOTIFY_STOP unless something else is pending).
+ */
+int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
+		     bool rearm);
+
+/*
+ * A step trap on a traced task that we must not log (another debugger
+ * is stepping it too). Returns the notifier verdict.
+ */
+int itrace_arch_foreign_step(struct itrace_slot *s, void *data);
+
+/* Own context (task_work), IRQs enabled: start / stop stepping current. */
+void itrace_arch_arm_current(struct itrace_slot *s);
+void itrace_arch_disarm_current(struct itrace_slot *s);
+
+/* stop_machine context: @p is off-CPU; drop every bit we set. */
+void itrace_arch_disarm_stopped(struct task_struct *p);
+
+/* sched_process_fork: @child of traced @parent has not run yet. */
+void itrace_arch_fork_child(struct task_struct *child);
+
+/* Is current being stepped by someone else (ptrace), right now? */
+bool itrace_arch_foreign_stepping(void);
+
+#endif /* _ITRACE_ARCH_H */

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Lets the pure-C parts (parser, ring, formatter, classifiers) build
+ * unchanged in the kernel module and in the host unit tests: kernel
+ * types, READ_ONCE/WRITE_ONCE and the SMP barriers the ring relies on.
+ */
+#ifndef _ITRACE_COMPAT_H
+#define _ITRACE_COMPAT_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <asm/barrier.h>
+#else
+/* Host unit tests: tests/host/ is on their include path. */
+#include "host_shim.h"
+#endif
+
+#endif /* _ITRACE_COMPAT_H */

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Record formatting (see format.h). Kept free of kernel calls other than
+ * snprintf so `itrace log`, the host tests and later the debugfs stream
+ * all print the very same text.
+ */
+#include "format.h"
+#include "kind.h"
+
+static const char *const kind_names[ITRACE_K_NR] = {
+	[ITRACE_K_INSN]		= "insn",
+	[ITRACE_K_JCC_NT]	= "jcc-nt",
+	[ITRACE_K_JCC]		= "jcc",
+	[ITRACE_K_JMP]		= "jmp",
+	[ITRACE_K_CALL]		= "call",
+	[ITRACE_K_RET]		= "ret",
+	[ITRACE_K_ICALL]	= "icall",
+	[ITRACE_K_IJMP]		= "ijmp",
+	[ITRACE_K_SYSCALL]	= "syscall",
+	[ITRACE_K_INT]		= "int",
+	[ITRACE_K_IRET]		= "iret",
+	[ITRACE_K_FAR]		= "far",
+	[ITRACE_K_ASYNC]	= "async",
+};
+
+const char *itrace_kind_name(unsigned int kind)
+{
+	return kind < ITRACE_K_NR ? kind_names[kind] : "?";
+}
+
+int itrace_format_addr(char *buf, size_t len, const struct itrace_symmap *m,
+		       u64 addr)
+{
+	const struct itrace_map *map = itrace_symmap_find(m, addr);
+
+	if (!map)
+		return snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+	return snprintf(buf, len, "%.*s+0x%llx", ITRACE_MAP_NAME, map->name,
+			(unsigned long long)(addr - map->start + map->pgoff));
+}
+
+int itrace_format_raw(char *buf, size_t len, const struct itrace_rec *r,
+		      unsigned int cpu)
+{
+	return snprintf(buf, len, "%llu %u %u %s 0x%llx 0x%llx\n",
+			(unsigned long long)r->seq, cpu, r->pid,
+			itrace_kind_name(r->kind),
+			(unsigned long long)r->from,
+			(unsigned long long)r->to);
+}
+
+int itrace_format_sym_header(char *buf, size_t len)
+{
+	return snprintf(buf, len, "%10s %3s %7s %-7s %-30s %s\n",
+			"seq", "cpu", "pid", "kind", "from", "to");
+}
+
+int itrace_format_sym(char *buf, size_t len, const struct itrace_rec *r,
+		      unsigned int cpu, const struct itrace_symmap *m)
+{
+	char from[48], to[48];
+
+	itrace_format_addr(from, sizeof(from), m, r->from);
+	itrace_format_addr(to, sizeof(to), m, r->to);
+	return snprintf(buf, len, "%10llu %3u %7u %-7s %-30s %s\n",
+			(unsigned long long)r->seq, cpu, r->pid,
+			itrace_kind_name(r->kind), from, to);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Core state of the module: the traced-task table, the per-CPU logs and
+ * the entry points the kdb command, the notifiers and the arch code use.
+ */
+#ifndef _ITRACE_H
+#define _ITRACE_H
+
+#include <linux/atomic.h>
+#include <linux/sched.h>
+#include <linux/task_work.h>
+#include "arch.h"
+#include "parse.h"
+#include "ring.h"
+#include "symmap.h"
+
+/*
+ * Slot life cycle. Transitions are cmpxchg'ed: kdb can freeze any other
+ * CPU in the middle of one.
+ *   FREE -> PENDING (kdb `on`: task_work queued)
+ *   PENDING -> ARMED (task_work, in the task) | FREE (off before it ran)
+ *   ARMED -> OFF (kdb `off`) -> LINGER (next trap cleared TF)
+ *   LINGER -> ARMED again via PENDING (`on` the same task)
+ *   any -> FREE at exit/exec of the task (or unload)
+ * LINGER exists because x86 signal frames save TF: a task that was in a
+ * handler at `off` gets TF back at sigreturn, and that trap must still
+ * be swallowed or the task dies of SIGTRAP.
+ */
+enum itrace_state {
+	ITRACE_FREE,
+	ITRACE_PENDING,
+	ITRACE_ARMED,
+	ITRACE_OFF,
+	ITRACE_LINGER,
+};
+
+struct itrace_slot {
+	atomic_t state;
+	struct task_struct *task;	/* referenced while not FREE */
+	pid_t pid;
+	u16 gen;			/* bumped at every claim */
+	u8 idx;
+	u8 mode;			/* enum itrace_mode */
+	bool work_queued;		/* work below is on the task's list */
+	char comm[TASK_COMM_LEN];
+	struct callback_head work;
+	unsigned long prev_ip;		/* where the last step trap left it */
+	u64 steps;			/* our traps taken */
+	u64 records;			/* records logged */
+	atomic64_t dropped;		/* records overwritten before read */
+	struct itrace_arch_slot arch;
+	struct itrace_symmap map;
+};
+
+extern struct itrace_slot *itrace_slots;
+extern unsigned int itrace_nr_slots;
+extern bool itrace_shutdown;
+
+/* table.c */
+int itrace_table_init(unsigned int nr);
+void itrace_table_free(void);
+struct itrace_slot *itrace_slot_of(struct task_struct *p);
+struct itrace_slot *itrace_slot_by_pid(pid_t pid);
+struct itrace_slot *itrace_slot_claim(void);
+void itrace_slot_release(struct itrace_slot *s);
+const char *itrace_state_name(int state);
+
+/* log.c */
+int itrace_log_init(unsigned int per_cpu);
+void itrace_log_free(void);
+void itrace_emit(struct itrace_slot *s, unsigned int kind,
+		 unsigned long from, unsigned long to);
+void itrace_log_clear(void);
+void itrace_log_show(const struct itrace_cmd *cmd);
+unsigned int itrace_log_per_cpu(void);
+
+/* lifecycle.c */
+int itrace_lifecycle_init(void);
+void itrace_lifecycle_exit(void);
+int itrace_queue_arm(struct itrace_slot *s);
+void itrace_disarm_all_stopped(void);
+
+/* notify.c */
+int itrace_notify_init(void);
+void itrace_notify_exit(void);
+
+/* kdb_cmd.c */
+int itrace_kdb_init(void);
+void itrace_kdb_exit(void);
+
+#endif /* _ITRACE_H */

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The `itrace` kdb command: parses with parse.c and executes against the
+ * table and the log. Runs with every other CPU stopped, possibly inside
+ * any lock or half-way through our own trap path: no sleeping, no
+ * allocation, no locks, output only through kdb_printf().
+ */
+#include <linux/kdb.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include "itrace.h"
+
+static const char *mode_name(const struct itrace_slot *s)
+{
+	return s->mode == ITRACE_MODE_BLOCK ? "block" : "insn";
+}
+
+static void cmd_help(void)
+{
+	const char *const *l;
+
+	for (l = itrace_help_lines; *l; l++)
+		kdb_printf("%s\n", *l);
+	kdb_printf("block mode here: %s; log: %u records per CPU\n",
+		   itrace_arch_block_impl(), itrace_log_per_cpu());
+}
+
+static void cmd_status(void)
+{
+	unsigned int i, n = 0, used = 0;
+
+	for (i = 0; i < itrace_nr_slots; i++)
+		used += atomic_read(&itrace_slots[i].state) != ITRACE_FREE;
+	kdb_printf("itrace: %u/%u slots used, block mode: %s, log %u records/cpu\n",
+		   used, itrace_nr_slots, itrace_arch_block_impl(),
+		   itrace_log_per_cpu());
+	for (i = 0; i < itrace_nr_slots; i++) {
+		struct itrace_slot *s = &itrace_slots[i];
+		int st = atomic_read(&s->state);
+
+		if (st == ITRACE_FREE)
+			continue;
+		if (!n++)
+			kdb_printf("%7s %-16s %-8s %-5s %12s %12s %10s\n", "pid",
+				   "comm", "state", "mode", "steps", "records",
+				   "dropped");
+		kdb_printf("%7d %-16s %-8s %-5s %12llu %12llu %10lld\n",
+			   s->pid, s->comm, itrace_state_name(st),
+			   mode_name(s), s->steps, s->records,
+			   (long long)atomic64_read(&s->dropped));
+	}
+	if (!n)
+		kdb_printf("itrace: no task traced (itrace on <pid>)\n");
+}
+
+/*
+ * Why @p cannot be traced, or NULL. @s is its slot, if it has one: a
+ * LINGER slot (traced earlier, then turned off) is reused.
+ */
+static const char *refuse(struct task_struct *p, struct itrace_slot *s,
+			  char *why, size_t len)
+{
+	if (p->flags & (PF_KTHREAD | PF_IO_WORKER))
+		return "is a kernel thread";
+	/* before the mm test: a zombie has no mm either */
+	if (p->flags & PF_EXITING || p->exit_state)
+		return "is exiting";
+	if (!p->mm)
+		return "is a kernel thread";
+	if (s && atomic_read(&s->state) != ITRACE_LINGER)
+		return "is already traced";
+	if (s && READ_ONCE(s->work_queued))
+		return "is still being released; try again after go";
+	if (!s && !itrace_arch_can_trace(p, why, len))
+		return why;
+	return NULL;
+}
+
+static void cmd_on(const struct itrace_cmd *cmd)
+{
+	struct task_struct *p;
+	struct itrace_slot *s;
+	const char *no;
+	char why[80];
+
+	/*
+	 * With every other CPU stopped no grace period can end, so the task
+	 * found under RCU stays valid for the whole command.
+	 */
+	rcu_read_lock();
+	p = pid_task(find_pid_ns(cmd->pid, &init_pid_ns), PIDTYPE_PID);
+	if (!p) {
+		kdb_printf("itrace on: no task with pid %d\n", cmd->pid);
+		goto out;
+	}
+	s = itrace_slot_of(p);
+	no = refuse(p, s, why, sizeof(why));
+	if (no) {
+		kdb_printf("itrace on: pid %d (%s) %s\n", cmd->pid, p->comm, no);
+		goto out;
+	}
+	if (s) {
+		atomic_set(&s->state, ITRACE_PENDING);
+	} else {
+		s = itrace_slot_claim();
+		if (!s) {
+			kdb_printf("itrace on: table full (max_tasks=%u); itrace off one first\n",
+				   itrace_nr_slots);
+			goto out;
+		}
+		s->pid = cmd->pid;
+		memcpy(s->comm, p->comm, sizeof(s->comm));
+		/* a plain refcount_inc; dropped in process context later */
+		get_task_struct(p);
+		WRITE_ONCE(s->task, p);
+	}
+	s->mode = cmd->mode;
+	if (itrace_queue_arm(s)) {
+		/* nothing set in the task: park the slot until it exits */
+		atomic_set(&s->state, ITRACE_LINGER);
+		kdb_printf("itrace on: pid %d (%s) cannot be armed (exiting or unloading)\n",
+			   cmd->pid, p->comm);
+		goto out;
+	}
+	if (s->mode == ITRACE_MODE_BLOCK)
+		kdb_printf("itrace: pid %d (%s) armed, mode block (%s)\n",
+			   cmd->pid, s->comm, itrace_arch_block_impl());
+	else
+		kdb_printf("itrace: pid %d (%s) armed, mode insn\n", cmd->pid,
+			   s->comm);
+out:
+	rcu_read_unlock();
+}
+
+static void off_one(struct itrace_slot *s)
+{
+	/* not armed yet: the task_work will see OFF and release the slot */
+	if (atomic_cmpxchg(&s->state, ITRACE_PENDING, ITRACE_OFF) ==
+	    ITRACE_PENDING)
+		return;
+	atomic_cmpxchg(&s->state, ITRACE_ARMED, ITRACE_OFF);
+}
+
+static void cmd_off(const struct itrace_cmd *cmd)
+{
+	struct itrace_slot *s;
+	unsigned int i, n = 0;
+
+	if (cmd->pid) {
+		s = itrace_slot_by_pid(cmd->pid);
+		if (!s || atomic_read(&s->state) == ITRACE_LINGER ||
+		    atomic_read(&s->state) == ITRACE_OFF) {
+			kdb_printf("itrace off: pid %d is not traced\n",
+				   cmd->pid);
+			return;
+		}
+		off_one(s);
+		kdb_printf("itrace: pid %d (%s) off\n", s->pid, s->comm);
+		return;
+	}
+	for (i = 0; i < itrace_nr_slots; i++) {
+		s = &itrace_slots[i];
+		if (atomic_read(&s->state) == ITRACE_ARMED ||
+		    atomic_read(&s->state) == ITRACE_PENDING) {
+			off_one(s);
+			n++;
+		}
+	}
+	kdb_printf("itrace: %u task%s off\n", n, n == 1 ? "" : "s");
+}
+
+static int itrace_kdb(int argc, const char **argv)
+{
+	struct itrace_cmd cmd;
+	char err[128];
+
+	if (itrace_parse(argc, argv + 1, &cmd, err, sizeof(err))) {
+		kdb_printf("%s\n", err);
+		return 0;
+	}
+	switch (cmd.op) {
+	case ITRACE_OP_HELP:
+		cmd_help();
+		break;
+	case ITRACE_OP_STATUS:
+		cmd_status();
+		break;
+	case ITRACE_OP_ON:
+		cmd_on(&cmd);
+		break;
+	case ITRACE_OP_OFF:
+		cmd_off(&cmd);
+		break;
+	case ITRACE_OP_LOG:
+		itrace_log_show(&cmd);
+		break;
+	case ITRACE_OP_CLEAR:
+		itrace_log_clear();
+		kdb_printf("itrace: log cleared\n");
+		break;
+	}
+	return 0;
+}
+
+/*
+ * `on`/`off` edit another task's register state, hence REG_WRITE; with
+ * no arguments the command only shows status, which is always safe.
+ */
+static kdbtab_t itrace_cmd = {
+	.name = "itrace",
+	.func = itrace_kdb,
+	.usage = "on|off|status|log|clear|help ... (itrace help)",
+	.help = "Trace branches of user tasks by single/block stepping",
+	.minlen = 0,
+	.flags = KDB_ENABLE_REG_WRITE | KDB_ENABLE_ALWAYS_SAFE_NO_ARGS,
+};
+
+int itrace_kdb_init(void)
+{
+	return kdb_register(&itrace_cmd) ? -EBUSY : 0;
+}
+
+void itrace_kdb_exit(void)
+{
+	kdb_unregister(&itrace_cmd);
+}

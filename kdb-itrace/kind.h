@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The record kinds of the branch log. Arch-neutral: every arch's
+ * classifier maps its instructions onto these, and the formatter and the
+ * parser name them. Shared by the kernel module and the host tests.
+ */
+#ifndef _ITRACE_KIND_H
+#define _ITRACE_KIND_H
+
+enum itrace_kind {
+	ITRACE_K_INSN = 0,	/* sequential, not a control transfer */
+	ITRACE_K_JCC_NT,	/* conditional branch, not taken */
+	ITRACE_K_JCC,		/* conditional branch, taken */
+	ITRACE_K_JMP,		/* direct unconditional jump */
+	ITRACE_K_CALL,		/* direct call */
+	ITRACE_K_RET,		/* return */
+	ITRACE_K_ICALL,		/* indirect call */
+	ITRACE_K_IJMP,		/* indirect jump */
+	ITRACE_K_SYSCALL,	/* system call instruction */
+	ITRACE_K_INT,		/* software interrupt / trap instruction */
+	ITRACE_K_IRET,		/* interrupt return */
+	ITRACE_K_FAR,		/* far call/jmp/ret (segment change) */
+	ITRACE_K_ASYNC,		/* ip moved without a branch: signal, restart */
+	ITRACE_K_NR
+};
+
+/* True for the kinds that block stepping reports (taken transfers). */
+static inline int itrace_kind_is_transfer(unsigned int k)
+{
+	return k != ITRACE_K_INSN && k != ITRACE_K_JCC_NT && k < ITRACE_K_NR;
+}
+
+#endif /* _ITRACE_KIND_H */

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Task life cycle around tracing: arming in the task's own context
+ * (task_work queued from kdb), the fork/exec/exit tracepoints that keep
+ * stray step state away from untraced tasks, and the global disarm under
+ * stop_machine at unload.
+ */
+#include <linux/binfmts.h>
+#include <linux/dcache.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/sched/mm.h>
+#include <linux/stop_machine.h>
+#include <linux/tracepoint.h>
+#include "itrace.h"
+
+bool itrace_shutdown;
+
+/* Copy current's executable mappings for kdb-time symbolization. */
+static void snapshot_maps(struct itrace_symmap *m)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	u32 nr = 0;
+
+	if (!mm)
+		return;
+	mmap_read_lock(mm);
+	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end)) {
+		struct itrace_map *e;
+		const char *name = NULL;
+
+		if (!(vma->vm_flags & VM_EXEC))
+			continue;
+		if (nr == ITRACE_MAP_MAX)
+			break;
+		e = &m->map[nr];
+		if (vma->vm_file)
+			name = vma->vm_file->f_path.dentry->d_name.name;
+		else if (vma->vm_ops && vma->vm_ops->name)
+			name = vma->vm_ops->name(vma);	/* [vdso] */
+		if (!name)
+			name = "[anon]";
+		strscpy(e->name, name, sizeof(e->name));
+		e->start = vma->vm_start;
+		e->end = vma->vm_end;
+		e->pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT;
+		nr++;
+	}
+	mmap_read_unlock(mm);
+	WRITE_ONCE(m->nr, nr);
+}
+
+/* Runs as the traced task on its way back to user mode. */
+static void itrace_arm_work(struct callback_head *cb)
+{
+	struct itrace_slot *s = container_of(cb, struct itrace_slot, work);
+
+	if (s->task == current) {
+		if (atomic_read(&s->state) == ITRACE_PENDING &&
+		    !READ_ONCE(itrace_shutdown)) {
+			snapshot_maps(&s->map);
+			if (atomic_cmpxchg(&s->state, ITRACE_PENDING,
+					   ITRACE_ARMED) == ITRACE_PENDING)
+				itrace_arch_arm_current(s);
+		}
+		/* `off` before we got here: nothing was armed */
+		if (atomic_read(&s->state) == ITRACE_OFF)
+			itrace_slot_release(s);
+	}
+	/*
+	 * Unload's synchronize_rcu() waits for this preempt-off section, so
+	 * only the few instructions after preempt_enable() run after the
+	 * module may start going away.
+	 */
+	preempt_disable();
+	WRITE_ONCE(s->work_queued, false);
+	module_put(THIS_MODULE);
+	preempt_enable();
+}
+
+/*
+ * kdb context. task_work_add() is a cmpxchg on the task's list and
+ * TWA_NONE sends no IPI; TIF_NOTIFY_RESUME makes the task run the work
+ * at its next return to user mode (a running task: at its next tick).
+ * The module reference keeps the callback's text alive until it ran.
+ */
+int itrace_queue_arm(struct itrace_slot *s)
+{
+	int ret;
+
+	if (!try_module_get(THIS_MODULE))
+		return -EBUSY;
+	init_task_work(&s->work, itrace_arm_work);
+	WRITE_ONCE(s->work_queued, true);
+	ret = task_work_add(s->task, &s->work, TWA_NONE);
+	if (ret) {
+		WRITE_ONCE(s->work_queued, false);
+		module_put(THIS_MODULE);
+		return ret;
+	}
+	set_tsk_thread_flag(s->task, TIF_NOTIFY_RESUME);
+	return 0;
+}
+
+static void probe_fork(void *data, struct task_struct *parent,
+		       struct task_struct *child)
+{
+	if (itrace_slot_of(parent))
+		itrace_arch_fork_child(child);
+}
+
+/* The new image starts without TF; drop what else we set, then untrace. */
+static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
+		       struct linux_binprm *bprm)
+{
+	struct itrace_slot *s = itrace_slot_of(current);
+
+	if (!s)
+		return;
+	itrace_arch_disarm_current(s);
+	itrace_slot_release(s);
+}
+
+/* Runs as the exiting task: never the last task reference. */
+static void probe_exit(void *data, struct task_struct *p)
+{
+	struct itrace_slot *s = itrace_slot_of(p);
+
+	if (s)
+		itrace_slot_release(s);
+}
+
+struct tp_hook {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+};
+
+static struct tp_hook hooks[] = {
+	{ "sched_process_fork", probe_fork },
+	{ "sched_process_exec", probe_exec },
+	{ "sched_process_exit", probe_exit },
+};
+
+static void find_tp(struct tracepoint *tp, void *priv)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hooks); i++)
+		if (!strcmp(tp->name, hooks[i].name))
+			hooks[i].tp = tp;
+}
+
+int itrace_lifecycle_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	for_each_kernel_tracepoint(find_tp, NULL);
+	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
+		if (!hooks[i].tp) {
+			pr_err("kdb_itrace: tracepoint %s not found (CONFIG_TRACEPOINTS?)\n",
+			       hooks[i].name);
+			ret = -ENOENT;
+			goto undo;
+		}
+		ret = tracepoint_probe_register(hooks[i].tp, hooks[i].probe,
+						NULL);
+		if (ret)
+			goto undo;
+	}
+	return 0;
+undo:
+	while (i--)
+		tracepoint_probe_unregister(hooks[i].tp, hooks[i].probe, NULL);
+	tracepoint_synchronize_unregister();
+	return ret;
+}
+
+void itrace_lifecycle_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hooks); i++)
+		tracepoint_probe_unregister(hooks[i].tp, hooks[i].probe, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+/* Every task is off-CPU at a safe point: their user frames are ours. */
+static int disarm_all(void *unused)
+{
+	unsigned int i;
+
+	for (i = 0; i < itrace_nr_slots; i++) {
+		struct itrace_slot *s = &itrace_slots[i];
+
+		if (atomic_read(&s->state) != ITRACE_FREE && s->task)
+			itrace_arch_disarm_stopped(s->task);
+	}
+	return 0;
+}
+
+void itrace_disarm_all_stopped(void)
+{
+	stop_machine(disarm_all, NULL, NULL);
+}

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parser of the `itrace` command language (see parse.h). Strict: every
+ * argument is accounted for, numbers are plain decimal without sign or
+ * trailing junk, and anything else is an error naming the offender.
+ */
+#include "parse.h"
+
+const char *const itrace_help_lines[] = {
+	"itrace on <pid> [insn|block]  trace task <pid> (a tid); insn: every instruction (default), block: control transfers only",
+	"itrace off <pid>|all          stop tracing <pid>, or every task",
+	"itrace status                 traced tasks, modes, step/record/drop counts",
+	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs; -r: raw 'seq cpu pid kind 0xfrom 0xto'",
+	"itrace clear                  empty the log and zero the counters",
+	"itrace help                   this text",
+	NULL
+};
+
+/* Decimal, 1..max (0 allowed if @zero_ok); no sign, no junk. */
+static int parse_uint(const char *s, u32 max, bool zero_ok, u32 *out)
+{
+	u64 v = 0;
+
+	if (!s || !*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (u64)(*s - '0');
+		if (v > max)
+			return -1;
+	}
+	if (!v && !zero_ok)
+		return -1;
+	*out = (u32)v;
+	return 0;
+}
+
+static int parse_pid(const char *sub, const char *s, int *pid, char *err,
+		     size_t errlen)
+{
+	u32 v;
+
+	if (parse_uint(s, ITRACE_PID_MAX, false, &v)) {
+		snprintf(err, errlen, "itrace %s: bad pid '%s'", sub, s);
+		return -1;
+	}
+	*pid = (int)v;
+	return 0;
+}
+
+static int too_many(const char *sub, const char *arg, char *err,
+		    size_t errlen)
+{
+	snprintf(err, errlen, "itrace %s: unexpected argument '%s'", sub, arg);
+	return -1;
+}
+
+static int parse_on(int argc, const char *const *argv,
+		    struct itrace_cmd *cmd, char *err, size_t errlen)
+{
+	if (argc < 2) {
+		snprintf(err, errlen, "itrace on: missing pid (itrace on <pid> [insn|block])");
+		return -1;
+	}
+	if (parse_pid("on", argv[1], &cmd->pid, err, errlen))
+		return -1;
+	if (argc >= 3) {
+		if (!strcmp(argv[2], "insn")) {
+			cmd->mode = ITRACE_MODE_INSN;
+		} else if (!strcmp(argv[2], "block")) {
+			cmd->mode = ITRACE_MODE_BLOCK;
+		} else {
+			snprintf(err, errlen, "itrace on: bad mode '%s' (insn or block)",
+				 argv[2]);
+			return -1;
+		}
+	}
+	if (argc > 3)
+		return too_many("on", argv[3], err, errlen);
+	return 0;
+}
+
+static int parse_off(int argc, const char *const *argv,
+		     struct itrace_cmd *cmd, char *err, size_t errlen)
+{
+	if (argc < 2) {
+		snprintf(err, errlen, "itrace off: missing pid or 'all' (itrace off <pid>|all)");
+		return -1;
+	}
+	if (strcmp(argv[1], "all") &&
+	    parse_pid("off", argv[1], &cmd->pid, err, errlen))
+		return -1;
+	if (argc > 2)
+		return too_many("off", argv[2], err, errlen);
+	return 0;
+}
+
+static int parse_log(int argc, const char *const *argv,
+		     struct itrace_cmd *cmd, char *err, size_t errlen)
+{
+	bool have_pid = false;
+	int i;
+
+	cmd->count = ITRACE_LOG_DEFAULT_N;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-r")) {
+			cmd->raw = true;
+			continue;
+		}
+		if (!strcmp(a, "-n")) {
+			if (i + 1 >= argc) {
+				snprintf(err, errlen, "itrace log: -n needs a count");
+				return -1;
+			}
+			if (parse_uint(argv[++i], 0x7fffffff, true,
+				       &cmd->count)) {
+				snprintf(err, errlen, "itrace log: bad count '%s'",
+					 argv[i]);
+				return -1;
+			}
+			continue;
+		}
+		if (a[0] == '-') {
+			snprintf(err, errlen, "itrace log: unknown option '%s' (-n N, -r)",
+				 a);
+			return -1;
+		}
+		if (have_pid)
+			return too_many("log", a, err, errlen);
+		if (parse_pid("log", a, &cmd->pid, err, errlen))
+			return -1;
+		have_pid = true;
+	}
+	return 0;
+}
+
+int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
+		 char *err, size_t errlen)
+{
+	const char *sub;
+
+	memset(cmd, 0, sizeof(*cmd));
+	err[0] = '\0';
+	if (argc < 1) {
+		cmd->op = ITRACE_OP_STATUS;
+		return 0;
+	}
+	sub = argv[0];
+	if (!strcmp(sub, "on")) {
+		cmd->op = ITRACE_OP_ON;
+		return parse_on(argc, argv, cmd, err, errlen);
+	}
+	if (!strcmp(sub, "off")) {
+		cmd->op = ITRACE_OP_OFF;
+		return parse_off(argc, argv, cmd, err, errlen);
+	}
+	if (!strcmp(sub, "log")) {
+		cmd->op = ITRACE_OP_LOG;
+		return parse_log(argc, argv, cmd, err, errlen);
+	}
+	if (!strcmp(sub, "status")) {
+		cmd->op = ITRACE_OP_STATUS;
+	} else if (!strcmp(sub, "clear")) {
+		cmd->op = ITRACE_OP_CLEAR;
+	} else if (!strcmp(sub, "help")) {
+		cmd->op = ITRACE_OP_HELP;
+	} else {
+		snprintf(err, errlen, "itrace: unknown subcommand '%s' (itrace help)",
+			 sub);
+		return -1;
+	}
+	if (argc > 1)
+		return too_many(sub, argv[1], err, errlen);
+	return 0;
+}

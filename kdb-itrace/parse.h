@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The `itrace` command language, parsed into a struct the kdb command
+ * (and later the debugfs control file) executes. Syntax only: whether a
+ * pid exists is the executor's business. Pure C, shared with host tests.
+ */
+#ifndef _ITRACE_PARSE_H
+#define _ITRACE_PARSE_H
+
+#include "compat.h"
+
+enum itrace_op {
+	ITRACE_OP_HELP,
+	ITRACE_OP_STATUS,
+	ITRACE_OP_ON,
+	ITRACE_OP_OFF,
+	ITRACE_OP_LOG,
+	ITRACE_OP_CLEAR,
+};
+
+enum itrace_mode {
+	ITRACE_MODE_INSN,
+	ITRACE_MODE_BLOCK,
+};
+
+/* `itrace log` shows this many records unless -n says otherwise. */
+#define ITRACE_LOG_DEFAULT_N	100
+
+/* Largest pid the parser accepts (the kernel's PID_MAX_LIMIT). */
+#define ITRACE_PID_MAX		(4 * 1024 * 1024)
+
+struct itrace_cmd {
+	enum itrace_op op;
+	int pid;		/* on, off, log; 0 = every task (log, off all) */
+	enum itrace_mode mode;	/* on */
+	u32 count;		/* log: last N records, 0 = all */
+	bool raw;		/* log -r */
+};
+
+/*
+ * Parse the arguments after the command name. Returns 0, or -1 with a
+ * one-line message (no newline) naming the problem in @err.
+ */
+int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
+		 char *err, size_t errlen);
+
+/* The usage text `itrace help` prints, one line per entry, NULL-ended. */
+extern const char *const itrace_help_lines[];
+
+#endif /* _ITRACE_PARSE_H */

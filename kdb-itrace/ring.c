@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-CPU branch-log ring (see ring.h). The write order makes every
+ * point at which kdb can freeze the writer safe for a reader:
+ *   seq = 0, head++, fields, seq = final
+ * so the slot being written is always either the untouched old record,
+ * or has seq 0 and is skipped as torn.
+ */
+#include "ring.h"
+
+void itrace_ring_init(struct itrace_ring *r, struct itrace_rec *recs,
+		      u32 entries, u32 cpu)
+{
+	r->recs = recs;
+	r->mask = entries - 1;
+	r->cpu = cpu;
+	r->head = 0;
+	memset(recs, 0, sizeof(*recs) * entries);
+}
+
+bool itrace_ring_push(struct itrace_ring *r, const struct itrace_rec *rec,
+		      struct itrace_rec *evicted)
+{
+	u64 head = r->head;
+	struct itrace_rec *slot = &r->recs[head & r->mask];
+	bool ev = false;
+
+	if (slot->seq) {
+		*evicted = *slot;
+		ev = true;
+	}
+	WRITE_ONCE(slot->seq, 0);
+	/* mark the slot torn before it can be seen as the newest */
+	smp_wmb();
+	WRITE_ONCE(r->head, head + 1);
+	slot->from = rec->from;
+	slot->to = rec->to;
+	slot->pid = rec->pid;
+	slot->kind = rec->kind;
+	slot->slot = rec->slot;
+	slot->gen = rec->gen;
+	/* fields complete before the seq that vouches for them */
+	smp_wmb();
+	WRITE_ONCE(slot->seq, rec->seq);
+	return ev;
+}
+
+void itrace_ring_iter_start(struct itrace_ring_iter *it,
+			    const struct itrace_ring *r, u64 min_seq)
+{
+	u64 head = READ_ONCE(r->head);
+	u64 size = (u64)r->mask + 1;
+
+	it->r = r;
+	it->end = head;
+	it->pos = head > size ? head - size : 0;
+	it->min_seq = min_seq;
+	it->last_seq = 0;
+	it->torn = 0;
+}
+
+bool itrace_ring_iter_next(struct itrace_ring_iter *it,
+			   struct itrace_rec *out)
+{
+	while (it->pos < it->end) {
+		const struct itrace_rec *src =
+			&it->r->recs[it->pos++ & it->r->mask];
+		u64 s1, s2;
+
+		s1 = READ_ONCE(src->seq);
+		/* pairs with the writer's barrier after the fields */
+		smp_rmb();
+		*out = *src;
+		/* pairs with the writer's barrier after seq = 0 */
+		smp_rmb();
+		s2 = READ_ONCE(src->seq);
+		if (!s1 || s1 != s2 || s1 <= it->last_seq) {
+			it->torn++;
+			continue;
+		}
+		it->last_seq = s1;
+		out->seq = s1;
+		if (s1 <= it->min_seq)
+			continue;
+		return true;
+	}
+	return false;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One CPU's branch-log ring: a power-of-two array of fixed-size records
+ * with a single writer (the trap handler on that CPU, IRQs off) and
+ * readers that may run while the writer is frozen half-way through a
+ * record (kdb stops CPUs anywhere). Pure C, shared with host tests.
+ */
+#ifndef _ITRACE_RING_H
+#define _ITRACE_RING_H
+
+#include "compat.h"
+
+/*
+ * 32 bytes. seq is global across CPUs (for merging) and 0 while the
+ * record is being written, so a reader can tell a torn record.
+ */
+struct itrace_rec {
+	u64 seq;
+	u64 from;
+	u64 to;
+	u32 pid;
+	u8 kind;
+	u8 slot;	/* traced-task table index of the owner */
+	u16 gen;	/* that slot's generation, to attribute drops */
+};
+
+struct itrace_ring {
+	struct itrace_rec *recs;
+	u32 mask;	/* entries - 1 */
+	u32 cpu;
+	u64 head;	/* records ever pushed; next write at head & mask */
+};
+
+void itrace_ring_init(struct itrace_ring *r, struct itrace_rec *recs,
+		      u32 entries, u32 cpu);
+
+/*
+ * Append @rec (its seq must be non-zero). If that overwrote a complete
+ * older record, copy it to @evicted and return true.
+ */
+bool itrace_ring_push(struct itrace_ring *r, const struct itrace_rec *rec,
+		      struct itrace_rec *evicted);
+
+/* Iteration, oldest first, over records that are complete. */
+struct itrace_ring_iter {
+	const struct itrace_ring *r;
+	u64 pos;
+	u64 end;
+	u64 min_seq;	/* skip records with seq <= min_seq ("clear") */
+	u64 last_seq;
+	u64 torn;	/* records skipped because they were torn */
+};
+
+void itrace_ring_iter_start(struct itrace_ring_iter *it,
+			    const struct itrace_ring *r, u64 min_seq);
+/* Copies the next complete record to @out; false at the end. */
+bool itrace_ring_iter_next(struct itrace_ring_iter *it,
+			   struct itrace_rec *out);
+
+#endif /* _ITRACE_RING_H */

@@ -1,0 +1,74 @@
+# shellcheck shell=bash
+# Shared helpers for the VM harness: cache location, Debian package
+# installation, per-arch settings. Sourced, never run.
+
+ITRACE_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ITRACE_ARCH=${ITRACE_ARCH:-x86_64}
+ITRACE_CACHE=${ITRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kdb-itrace}
+
+say() { printf '[itrace] %s\n' "$*" >&2; }
+die() { printf '[itrace] error: %s\n' "$*" >&2; exit 1; }
+
+# need_pkgs PKG...: install missing Debian packages when root, else
+# print the exact apt command and stop.
+need_pkgs() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		die "missing packages; run: sudo apt-get install -y ${missing[*]}"
+	fi
+	say "installing: ${missing[*]}"
+	if [ ! -e "$ITRACE_CACHE/.apt-updated" ]; then
+		apt-get update -qq >&2 || die "apt-get update failed"
+		mkdir -p "$ITRACE_CACHE" && touch "$ITRACE_CACHE/.apt-updated"
+	fi
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends "${missing[@]}" >&2 ||
+		die "apt-get install ${missing[*]} failed"
+}
+
+# Per-arch settings.
+case "$ITRACE_ARCH" in
+x86_64)
+	KARCH=x86
+	KCROSS=
+	KIMAGE=arch/x86/boot/bzImage
+	KTARGETS="bzImage modules"
+	QEMU=qemu-system-x86_64
+	QEMU_PKG=qemu-system-x86
+	CONSOLE=ttyS0
+	TARGET_CC=gcc
+	;;
+ppc64le)
+	KARCH=powerpc
+	KCROSS=powerpc64le-linux-gnu-
+	KIMAGE=vmlinux
+	KTARGETS="vmlinux modules"
+	QEMU=qemu-system-ppc64
+	QEMU_PKG=qemu-system-ppc
+	CONSOLE=hvc0
+	TARGET_CC=powerpc64le-linux-gnu-gcc
+	;;
+*)
+	die "unknown ITRACE_ARCH '$ITRACE_ARCH' (x86_64 or ppc64le)"
+	;;
+esac
+
+KSRC_PKG=linux-source-6.1
+kernel_src_version() { dpkg-query -W -f='${Version}' "$KSRC_PKG"; }
+
+# The kernel build dir is keyed by source version, arch and the hash of
+# everything that shapes its .config (fragment + the config step itself).
+kernel_key() {
+	local frag="$ITRACE_TOP/scripts/qemu/config/$ITRACE_ARCH.config"
+	local h
+	h=$(cat "$frag" "$ITRACE_TOP/scripts/qemu/build-kernel.sh" |
+		sha256sum | cut -c1-12)
+	echo "$ITRACE_ARCH-$(kernel_src_version)-$h"
+}
+kernel_dir() { echo "$ITRACE_CACHE/kernel/$(kernel_key)"; }
+kernel_src_dir() { echo "$ITRACE_CACHE/src/linux-$(kernel_src_version)"; }

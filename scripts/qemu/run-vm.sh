@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# run-vm.sh [options] [--expect SCRIPT.exp [ARGS...]]
+#
+# Owns booting the test VM under qemu (TCG; there is no KVM) with the
+# kdb-enabled test kernel, either interactively on this terminal or under
+# an expect script that drives the serial console (scripts/qemu/itrace.exp).
+#
+# Options:
+#   --kernel PATH     kernel image (default: the one build-kernel.sh prints)
+#   --initrd PATH     initramfs to boot (default: build one for this run with
+#                     build-initramfs.sh, containing --module if given)
+#   --module PATH.ko  module to put in the default initramfs; insmod'ed at
+#                     boot (default: $ITRACE_TOP/kdb_itrace.ko if it exists)
+#   --no-module       default initramfs without any module
+#   --append "ARGS"   extra kernel command line (after the defaults, so e.g.
+#                     "loglevel=7" overrides "quiet"; "kdb_itrace.P=V" is
+#                     passed to insmod; "itrace.noinsmod" skips the insmod)
+#   --timeout SEC     hard limit for a scripted run (default $ITRACE_TIMEOUT
+#                     or 300); the whole expect run and qemu are killed then
+#   --expect SCRIPT [ARGS...]  run "expect -f SCRIPT ARGS" instead of an
+#                     interactive console; must be the last option
+#
+# Every run gets its own directory $ITRACE_CACHE/work/runs/<stamp>-<name>-<pid>
+# (symlink .../runs/latest) holding:
+#   console.log  raw guest console output, written by qemu itself (so it is
+#                complete even if expect dies); interactive runs too
+#   expect.log   what expect saw, plus "### ..." lines for every step/send
+#   qemu.pid     qemu's pid, used to make sure qemu is gone at the end
+#
+# Environment handed to the expect script (itrace.exp reads it):
+#   ITRACE_QEMU_CMD   the qemu command line as a Tcl list (spawn {*}$cmd)
+#   ITRACE_RUN_DIR, ITRACE_CONSOLE_LOG, ITRACE_EXPECT_LOG, ITRACE_QEMU_PIDFILE
+#   ITRACE_LIB        path of itrace.exp, for "source $env(ITRACE_LIB)"
+#   ITRACE_KDIR       kernel build dir (System.map, vmlinux, modules)
+#   ITRACE_ARCH, ITRACE_TIMEOUT
+#
+# Kernel command line, deliberately:
+#   console=$CONSOLE kgdboc=$CONSOLE  kdb shares the one serial line with
+#                     the console and the shell (no second port to juggle)
+#   nokaslr           stable kernel addresses across boots, so addresses in
+#                     kdb output can be compared with System.map and between
+#                     runs (today's config has no RANDOMIZE_BASE: a no-op then)
+#   panic=-1 oops=panic  an oops first enters kdb (the tests see it); when
+#                     it comes to a panic the VM reboots at once and
+#                     -no-reboot turns that into qemu exiting, not a hang
+#   quiet             the boot log over an emulated UART costs time on every
+#                     boot and is noise in the transcript; kdb output is not
+#                     affected (kdb prints directly), sysrq headers still
+#                     show. Use --append loglevel=7 to see the boot/printk.
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+
+usage() {
+	sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0" | sed -n '1,24p' >&2
+	exit 2
+}
+
+kernel=
+initrd=
+module=
+no_module=0
+append=
+timeout_s=${ITRACE_TIMEOUT:-300}
+script=
+script_args=()
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) [ $# -ge 2 ] || usage; kernel=$2; shift 2 ;;
+	--initrd) [ $# -ge 2 ] || usage; initrd=$2; shift 2 ;;
+	--module) [ $# -ge 2 ] || usage; module=$2; shift 2 ;;
+	--no-module) no_module=1; shift ;;
+	--append) [ $# -ge 2 ] || usage; append="$append $2"; shift 2 ;;
+	--timeout) [ $# -ge 2 ] || usage; timeout_s=$2; shift 2 ;;
+	--expect) [ $# -ge 2 ] || usage; script=$2; shift 2
+		script_args=("$@"); break ;;
+	-h | --help) usage ;;
+	*) echo "unknown argument $1" >&2; usage ;;
+	esac
+done
+[[ $timeout_s =~ ^[0-9]+$ ]] || die "--timeout wants seconds"
+
+need_pkgs "$QEMU_PKG"
+[ -z "$script" ] || need_pkgs expect coreutils
+
+# Kernel: explicit, or the cached build (build-kernel.sh returns at once
+# when it is already built).
+if [ -n "$kernel" ]; then
+	kdir=${ITRACE_KDIR:-$(dirname "$kernel")}
+else
+	kdir=$("$here/build-kernel.sh")
+	kernel=$kdir/$KIMAGE
+fi
+[ -f "$kernel" ] || die "kernel image $kernel not found"
+
+# One directory per run: parallel runs never share files.
+name=interactive
+[ -z "$script" ] || name=$(basename "$script" .exp)
+runs=$ITRACE_CACHE/work/runs
+rundir=$runs/$(date +%Y%m%d-%H%M%S)-$name-$$
+mkdir -p "$rundir"
+ln -sfn "$(basename "$rundir")" "$runs/latest"
+
+if [ -z "$initrd" ]; then
+	if [ -z "$module" ] && [ $no_module -eq 0 ] &&
+		[ -f "$ITRACE_TOP/kdb_itrace.ko" ]; then
+		module=$ITRACE_TOP/kdb_itrace.ko
+	fi
+	[ $no_module -eq 0 ] || module=
+	initrd=$rundir/initramfs.cpio.gz
+	ITRACE_WORK=$rundir "$here/build-initramfs.sh" "$initrd" \
+		${module:+--module "$module"}
+elif [ -n "$module" ]; then
+	die "--module only applies to the default initramfs, not with --initrd"
+fi
+[ -f "$initrd" ] || die "initrd $initrd not found"
+
+cmdline="console=$CONSOLE kgdboc=$CONSOLE nokaslr panic=-1 oops=panic quiet"
+cmdline="$cmdline${append:+ ${append# }}"
+
+case "$ITRACE_ARCH" in
+x86_64) machine=(-M q35) ;;
+# Not exercised yet: the ppc64le kernel boots as vmlinux on pseries and its
+# console (hvc0) is the spapr-vty that -serial maps to.
+ppc64le) machine=(-M pseries -cpu POWER9 -vga none) ;;
+esac
+
+console_log=$rundir/console.log
+pidfile=$rundir/qemu.pid
+# -nographic gives no display; the explicit mux chardev replaces its implicit
+# "-serial mon:stdio" only to add logfile= (the raw transcript). signal=off:
+# Ctrl-C goes to the guest, as with plain -nographic. Ctrl-A x quits,
+# Ctrl-A b sends a serial BREAK (a SysRq prefix for the 8250 console).
+qemu_cmd=("$QEMU" "${machine[@]}" -accel tcg -m 512 -smp 2
+	-nographic -no-reboot -nic none
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
+	-chardev "stdio,id=con0,mux=on,signal=off,logfile=$console_log"
+	-serial chardev:con0 -mon chardev=con0,mode=readline
+	-pidfile "$pidfile")
+
+if [ -z "$script" ]; then
+	printf '%s\n' "[itrace] kdb: run 'echo g > /proc/sysrq-trigger' at vm# (or Ctrl-A b then g); leave kdb with 'go'. Quit: 'reboot -f' or Ctrl-A x. Log: $console_log" >&2
+	exec "${qemu_cmd[@]}"
+fi
+
+[ -f "$script" ] || die "expect script $script not found"
+
+# The qemu argv as a Tcl list: bare words where safe, else {braced}.
+tcl_list=
+for a in "${qemu_cmd[@]}"; do
+	if [[ $a =~ ^[A-Za-z0-9_./:,=+@%-]+$ ]]; then
+		tcl_list+="$a "
+	elif [[ $a == *[\{\}\\]* ]]; then
+		die "argument not representable for expect: $a"
+	else
+		tcl_list+="{$a} "
+	fi
+done
+
+kill_qemu() {
+	local pid
+	pid=$(cat "$pidfile" 2>/dev/null) || return 0
+	# Only our qemu: the pid must still run with this run's pidfile.
+	if [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null |
+		grep -qF -- "$pidfile"; then
+		kill "$pid" 2>/dev/null || true
+		sleep 1
+		kill -9 "$pid" 2>/dev/null || true
+	fi
+	rm -f "$pidfile"
+}
+trap kill_qemu EXIT
+
+export ITRACE_QEMU_CMD=${tcl_list% }
+export ITRACE_RUN_DIR=$rundir ITRACE_CONSOLE_LOG=$console_log
+export ITRACE_EXPECT_LOG=$rundir/expect.log ITRACE_QEMU_PIDFILE=$pidfile
+export ITRACE_LIB=$here/itrace.exp ITRACE_KDIR=$kdir
+export ITRACE_ARCH ITRACE_TIMEOUT=$timeout_s
+
+say "run dir $rundir (timeout ${timeout_s}s)"
+start=$(date +%s)
+rc=0
+timeout --kill-after=10 "$timeout_s" \
+	expect -f "$script" ${script_args[@]+"${script_args[@]}"} || rc=$?
+kill_qemu
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	say "TIMEOUT: $script killed after ${timeout_s}s"
+fi
+if [ $rc -ne 0 ]; then
+	say "last console lines:"
+	tail -n 25 "$console_log" 2>/dev/null | tr -d '\r' | sed 's/^/  | /' >&2
+fi
+say "$(basename "$script") rc=$rc in $(($(date +%s) - start))s; console log: $console_log"
+exit $rc

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace stand-ins for the kernel types and primitives the pure-C
+ * parts of the module use (see kdb-itrace/compat.h).
+ */
+#ifndef _ITRACE_HOST_SHIM_H
+#define _ITRACE_HOST_SHIM_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int32_t s32;
+typedef int64_t s64;
+
+#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+#define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define likely(x)		__builtin_expect(!!(x), 1)
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
+#endif /* _ITRACE_HOST_SHIM_H */

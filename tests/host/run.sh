@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Host unit tests of the pure-C parts, built with the kernel's warning
+# flags: parser, ring, formatter, x86 decoder; then the decoder against
+# objdump over real code. Prints PASS/FAIL lines for tests/run-all.sh.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/qemu/lib.sh"
+
+need_pkgs build-essential binutils busybox-static
+b="$top/tests/host/build"
+mkdir -p "$b"
+cflags=(-O2 -g -Wall -Wextra -Werror -Wdeclaration-after-statement
+	-Wmissing-prototypes -Wstrict-prototypes -I"$top/tests/host")
+core="$top/kdb-itrace"
+
+unit() { # unit NAME SOURCES...: build and run one test binary
+	local name=$1
+	shift
+	if ! gcc "${cflags[@]}" -o "$b/$name" "$@" >"$b/$name.build.log" 2>&1; then
+		echo "FAIL host $name: does not build"
+		sed 's/^/    /' "$b/$name.build.log" | head -20
+		return
+	fi
+	local out rc
+	out=$("$b/$name" 2>&1)
+	rc=$?
+	echo "$out"
+	if [ $rc -ne 0 ] && ! grep -q '^FAIL' <<<"$out"; then
+		echo "FAIL host $name: exit status $rc"
+	fi
+}
+
+unit test_parse "$top/tests/host/test_parse.c" "$core/parse.c"
+unit test_ring "$top/tests/host/test_ring.c" "$core/ring.c"
+unit test_format "$top/tests/host/test_format.c" "$core/format.c" \
+	"$core/symmap.c"
+unit test_x86_decode "$top/tests/host/test_x86_decode.c" \
+	"$top/arch/x86/insn_decode.c"
+"$top/tests/host/run_x86_objdump.sh"

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of the `itrace` command parser: every subcommand and every
+ * class of bad input, with the exact one-line error each one gets.
+ */
+#include <stdlib.h>
+#include "check.h"
+#include "../../kdb-itrace/parse.h"
+
+#define MAXARGS 16
+
+/* Split @line on spaces into argv (args after the command name). */
+static int parse_line(const char *line, struct itrace_cmd *cmd, char *err,
+		      size_t errlen)
+{
+	static char buf[256];
+	const char *argv[MAXARGS];
+	int argc = 0;
+	char *p;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (p = strtok(buf, " "); p && argc < MAXARGS; p = strtok(NULL, " "))
+		argv[argc++] = p;
+	return itrace_parse(argc, argv, cmd, err, errlen);
+}
+
+struct ok_case {
+	const char *line;
+	enum itrace_op op;
+	int pid;
+	enum itrace_mode mode;
+	unsigned int count;
+	bool raw;
+};
+
+static const struct ok_case ok_cases[] = {
+	{ "", ITRACE_OP_STATUS, 0, ITRACE_MODE_INSN, 0, false },
+	{ "status", ITRACE_OP_STATUS, 0, ITRACE_MODE_INSN, 0, false },
+	{ "help", ITRACE_OP_HELP, 0, ITRACE_MODE_INSN, 0, false },
+	{ "clear", ITRACE_OP_CLEAR, 0, ITRACE_MODE_INSN, 0, false },
+	{ "on 123", ITRACE_OP_ON, 123, ITRACE_MODE_INSN, 0, false },
+	{ "on 1 insn", ITRACE_OP_ON, 1, ITRACE_MODE_INSN, 0, false },
+	{ "on 4194304 block", ITRACE_OP_ON, 4194304, ITRACE_MODE_BLOCK, 0, false },
+	{ "off 77", ITRACE_OP_OFF, 77, ITRACE_MODE_INSN, 0, false },
+	{ "off all", ITRACE_OP_OFF, 0, ITRACE_MODE_INSN, 0, false },
+	{ "log", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, ITRACE_LOG_DEFAULT_N, false },
+	{ "log -n 20", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, 20, false },
+	{ "log -n 0 -r", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, 0, true },
+	{ "log -r 55", ITRACE_OP_LOG, 55, ITRACE_MODE_INSN, ITRACE_LOG_DEFAULT_N, true },
+	{ "log 55 -n 3", ITRACE_OP_LOG, 55, ITRACE_MODE_INSN, 3, false },
+};
+
+struct bad_case {
+	const char *line;
+	const char *err;
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "bogus", "itrace: unknown subcommand 'bogus' (itrace help)" },
+	{ "ON 12", "itrace: unknown subcommand 'ON' (itrace help)" },
+	{ "on", "itrace on: missing pid (itrace on <pid> [insn|block])" },
+	{ "on abc", "itrace on: bad pid 'abc'" },
+	{ "on 12x", "itrace on: bad pid '12x'" },
+	{ "on -5", "itrace on: bad pid '-5'" },
+	{ "on +5", "itrace on: bad pid '+5'" },
+	{ "on 0", "itrace on: bad pid '0'" },
+	{ "on 4194305", "itrace on: bad pid '4194305'" },
+	{ "on 99999999999999999999", "itrace on: bad pid '99999999999999999999'" },
+	{ "on 0x10", "itrace on: bad pid '0x10'" },
+	{ "on 12 fast", "itrace on: bad mode 'fast' (insn or block)" },
+	{ "on 12 block extra", "itrace on: unexpected argument 'extra'" },
+	{ "off", "itrace off: missing pid or 'all' (itrace off <pid>|all)" },
+	{ "off x", "itrace off: bad pid 'x'" },
+	{ "off all 3", "itrace off: unexpected argument '3'" },
+	{ "off 3 4", "itrace off: unexpected argument '4'" },
+	{ "status now", "itrace status: unexpected argument 'now'" },
+	{ "clear all", "itrace clear: unexpected argument 'all'" },
+	{ "help me", "itrace help: unexpected argument 'me'" },
+	{ "log -n", "itrace log: -n needs a count" },
+	{ "log -n x", "itrace log: bad count 'x'" },
+	{ "log -n -1", "itrace log: bad count '-1'" },
+	{ "log -x", "itrace log: unknown option '-x' (-n N, -r)" },
+	{ "log 1 2", "itrace log: unexpected argument '2'" },
+	{ "log zz", "itrace log: bad pid 'zz'" },
+};
+
+int main(void)
+{
+	struct itrace_cmd cmd;
+	char err[128], name[160];
+	size_t i;
+
+	for (i = 0; i < sizeof(ok_cases) / sizeof(ok_cases[0]); i++) {
+		const struct ok_case *c = &ok_cases[i];
+		int ret = parse_line(c->line, &cmd, err, sizeof(err));
+
+		snprintf(name, sizeof(name), "parse ok '%s'", c->line);
+		CHECK(name, ret == 0 && cmd.op == c->op && cmd.pid == c->pid &&
+		      cmd.mode == c->mode && cmd.count == c->count &&
+		      cmd.raw == c->raw && err[0] == '\0');
+	}
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		int ret = parse_line(c->line, &cmd, err, sizeof(err));
+
+		snprintf(name, sizeof(name), "parse rejects '%s'", c->line);
+		CHECK(name, ret == -1);
+		CHECK_STR(name, err, c->err);
+	}
+	/* a short error buffer truncates, never overflows */
+	{
+		char small[8];
+		const char *argv[] = { "bogus-subcommand" };
+
+		small[7] = 'X';
+		CHECK("parse short err buffer",
+		      itrace_parse(1, argv, &cmd, small, sizeof(small)) == -1 &&
+		      strlen(small) == 7);
+	}
+	for (i = 0; itrace_help_lines[i]; i++)
+		;
+	CHECK("help has a line per subcommand", i == 6);
+	return check_failed ? 1 : 0;
+}

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test program with known control flow for the VM tests. It blocks in a
+ * raw read() on a fifo (the test arms it there), then calls leaf() K
+ * times, reports with a raw write(), and blocks again (the test reads
+ * the log and turns tracing off there). Raw syscalls keep libc out of
+ * the traced window, so the whole trace is this file's code.
+ *
+ * usage: tp_loop FIFO K        exit status: sum of leaf(i) & 0x7f
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+__attribute__((noinline, noclone)) long raw_read(long fd, void *buf, long n)
+{
+	long ret;
+
+	asm volatile("syscall"
+		     : "=a"(ret)
+		     : "0"(0L), "D"(fd), "S"(buf), "d"(n)
+		     : "rcx", "r11", "memory");
+	return ret;
+}
+
+__attribute__((noinline, noclone)) long raw_write(long fd, const void *buf,
+						  long n)
+{
+	long ret;
+
+	asm volatile("syscall"
+		     : "=a"(ret)
+		     : "0"(1L), "D"(fd), "S"(buf), "d"(n)
+		     : "rcx", "r11", "memory");
+	return ret;
+}
+
+__attribute__((noinline, noclone)) int leaf(int x)
+{
+	return x * 3 + 1;
+}
+
+int main(int argc, char **argv)
+{
+	static const char msg[] = "tp_loop: calls done\n";
+	int fd, k, i, acc = 0;
+	char c;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: tp_loop FIFO K\n");
+		return 2;
+	}
+	fd = open(argv[1], O_RDWR);
+	if (fd < 0) {
+		perror(argv[1]);
+		return 2;
+	}
+	k = atoi(argv[2]);
+	printf("tp_loop: pid %d ready\n", getpid());
+	fflush(stdout);
+
+	raw_read(fd, &c, 1);
+	for (i = 0; i < k; i++)
+		acc += leaf(i);
+	raw_write(1, msg, sizeof(msg) - 1);
+	raw_read(fd, &c, 1);
+
+	printf("tp_loop: acc %d\n", acc);
+	return acc & 0x7f;
+}

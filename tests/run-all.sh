@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# `make check`: runs every test group (host unit tests, style, VM tests),
+# echoes their PASS/FAIL lines and ends with one "N passed, N failed"
+# line. With an argument, only that group: host | style | vm.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+groups=${*:-host style vm}
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+start=$(date +%s)
+
+for g in $groups; do
+	echo "== $g" >&2
+	case $g in
+	host)	"$top/tests/host/run.sh" ;;
+	style)	"$top/tests/checkpatch.sh" ;;
+	vm)	"$top/tests/vm/run.sh" ;;
+	*)	echo "FAIL unknown test group '$g'" ;;
+	esac 2>&1 | tee -a "$out" | grep -E '^(FAIL|#)' >&2
+done
+
+passed=$(grep -cE '^PASS:? ' "$out")
+failed=$(grep -cE '^FAIL:? ' "$out")
+echo "# make check took $(( $(date +%s) - start )) s" >&2
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
