@@ -57,6 +57,12 @@ void itrace_arch_disarm_stopped(struct task_struct *p);
 /* sched_process_fork: @child of traced @parent has not run yet. */
 void itrace_arch_fork_child(struct task_struct *child);
 
+/*
+ * kdb context: an optional arch line for `itrace status` (counters of
+ * arch-specific recoveries). Returns false if there is nothing to say.
+ */
+bool itrace_arch_status(char *buf, size_t len);
+
 /* Is current being stepped by someone else (ptrace), right now? */
 bool itrace_arch_foreign_stepping(void);
 

@@ -32,12 +32,15 @@ static void cmd_help(void)
 static void cmd_status(void)
 {
 	unsigned int i, n = 0, used = 0;
+	char line[128];
 
 	for (i = 0; i < itrace_nr_slots; i++)
 		used += atomic_read(&itrace_slots[i].state) != ITRACE_FREE;
 	kdb_printf("itrace: %u/%u slots used, block mode: %s, log %u records/cpu\n",
 		   used, itrace_nr_slots, itrace_arch_block_impl(),
 		   itrace_log_per_cpu());
+	if (itrace_arch_status(line, sizeof(line)))
+		kdb_printf("itrace: %s\n", line);
 	for (i = 0; i < itrace_nr_slots; i++) {
 		struct itrace_slot *s = &itrace_slots[i];
 		int st = atomic_read(&s->state);

@@ -17,7 +17,7 @@ for g in $groups; do
 	style)	"$top/tests/checkpatch.sh" ;;
 	vm)	"$top/tests/vm/run.sh" ;;
 	*)	echo "FAIL unknown test group '$g'" ;;
-	esac 2>&1 | tee -a "$out" | grep -E '^(FAIL|#)' >&2
+	esac 2>&1 | tee -a "$out" | grep -E '^(FAIL|#|\[itrace\])' >&2
 done
 
 passed=$(grep -cE '^PASS:? ' "$out")

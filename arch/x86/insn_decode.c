@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * arch/x86/insn_decode.c - table-driven x86 instruction length decoder and
- * control-transfer classifier. It runs in the single-step trap handler on
+ * Table-driven x86 instruction length decoder and control-transfer
+ * classifier. It runs in the single-step trap handler on
  * every traced instruction, so it does one table look-up per opcode, never
  * allocates, never calls out, and never reads past the bytes it was given.
  * Written from the Intel SDM / AMD APM opcode maps; the host test
@@ -88,7 +88,12 @@ static const u16 map0[256] = {
 /* f0 */ T_N, T_INT, T_N, T_N, T_N, T_N, T_S, T_S, T_N, T_N, T_N, T_N, T_N, T_N, T_S, T_S,
 };
 
-/* The 0F map. 38 and 3A are escapes handled before the look-up. */
+/*
+ * The 0F map. 38 and 3A are escapes handled before the look-up. syscall
+ * and sysenter enter the kernel like int 0x80; sysret and sysexit leave it
+ * like iret. ud0/ud1/ud2 are INT: they always raise #UD and never fall
+ * through, so for the trace they are traps, like int3.
+ */
 static const u16 map1[256] = {
 /* 00 */ T_M, T_S | T_M, T_M, T_M, T_X, KIND(ITRACE_K_SYSCALL), T_N, KIND(ITRACE_K_IRET),
 	 T_N, T_N, T_X, T_INT, T_X, T_M, T_N, T_S,
@@ -105,7 +110,8 @@ static const u16 map1[256] = {
 /* 80 */ T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ,
 	 T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ,
 /* 90 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
-/* a0 */ T_N, T_N, T_N, T_M, T_MB, T_M, T_S | T_M, T_S | T_M, T_N, T_N, T_N, T_M, T_MB, T_M, T_M, T_M,
+/* a0 */ T_N, T_N, T_N, T_M, T_MB, T_M, T_S | T_M, T_S | T_M,
+	 T_N, T_N, T_N, T_M, T_MB, T_M, T_M, T_M,
 /* b0 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_S | T_M, T_M | T_INT, T_MB, T_M,
 	 T_M, T_M, T_M, T_M,
 /* c0 */ T_M, T_M, T_MB, T_M, T_MB, T_MB, T_MB, T_M, T_N, T_N, T_N, T_N, T_N, T_N, T_N, T_N,
@@ -113,6 +119,38 @@ static const u16 map1[256] = {
 /* e0 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
 /* f0 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
 	 T_M | T_INT,
+};
+
+/* FF by ModRM reg: inc, dec, call, callf, jmp, jmpf, push, and /7 (#UD) */
+static const u16 ff_kind[8] = {
+	T_M, T_M, T_M | KIND(ITRACE_K_ICALL), T_M | KIND(ITRACE_K_FAR),
+	T_M | KIND(ITRACE_K_IJMP), T_M | KIND(ITRACE_K_FAR), T_M, 0,
+};
+
+/*
+ * VEX/EVEX map 1 (0F): everything has a ModRM except vzeroupper/vzeroall,
+ * and only the shuffles, shifts, compares and word inserts take an imm8.
+ * Maps 2, 5 and 6 never take one and map 3 always does.
+ */
+static const u16 vex_map1[256] = {
+/* 00 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
+/* 10 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
+/* 20 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
+/* 30 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
+/* 40 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
+/* 50 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
+/* 60 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
+/* 70 */ T_MB, T_MB, T_MB, T_MB, T_M, T_M, T_M, T_N,
+	 T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
+/* 80 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
+/* 90 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
+/* a0 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
+/* b0 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
+/* c0 */ T_M, T_M, T_MB, T_M, T_MB, T_MB, T_MB, T_M,
+	 T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
+/* d0 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
+/* e0 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
+/* f0 */ T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M, T_M,
 };
 
 /*
@@ -152,35 +190,89 @@ static const u8 now3d_ok[32] = {
 	[0xb8 >> 3] = 0x88,			/* bb bf */
 };
 
+/*
+ * Displacement bytes after a ModRM byte under 32/64-bit addressing, and
+ * whether a SIB byte comes first (a SIB with no base adds a disp32).
+ */
+#define MR_SIB		0x10
+#define MR_DISP		0x0f
+
+static const u8 modrm32[256] = {
+/* 00 */ 0, 0, 0, 0, MR_SIB, 4, 0, 0, 0, 0, 0, 0, MR_SIB, 4, 0, 0,
+/* 10 */ 0, 0, 0, 0, MR_SIB, 4, 0, 0, 0, 0, 0, 0, MR_SIB, 4, 0, 0,
+/* 20 */ 0, 0, 0, 0, MR_SIB, 4, 0, 0, 0, 0, 0, 0, MR_SIB, 4, 0, 0,
+/* 30 */ 0, 0, 0, 0, MR_SIB, 4, 0, 0, 0, 0, 0, 0, MR_SIB, 4, 0, 0,
+/* 40 */ 1, 1, 1, 1, MR_SIB | 1, 1, 1, 1, 1, 1, 1, 1, MR_SIB | 1, 1, 1, 1,
+/* 50 */ 1, 1, 1, 1, MR_SIB | 1, 1, 1, 1, 1, 1, 1, 1, MR_SIB | 1, 1, 1, 1,
+/* 60 */ 1, 1, 1, 1, MR_SIB | 1, 1, 1, 1, 1, 1, 1, 1, MR_SIB | 1, 1, 1, 1,
+/* 70 */ 1, 1, 1, 1, MR_SIB | 1, 1, 1, 1, 1, 1, 1, 1, MR_SIB | 1, 1, 1, 1,
+/* 80 */ 4, 4, 4, 4, MR_SIB | 4, 4, 4, 4, 4, 4, 4, 4, MR_SIB | 4, 4, 4, 4,
+/* 90 */ 4, 4, 4, 4, MR_SIB | 4, 4, 4, 4, 4, 4, 4, 4, MR_SIB | 4, 4, 4, 4,
+/* a0 */ 4, 4, 4, 4, MR_SIB | 4, 4, 4, 4, 4, 4, 4, 4, MR_SIB | 4, 4, 4, 4,
+/* b0 */ 4, 4, 4, 4, MR_SIB | 4, 4, 4, 4, 4, 4, 4, 4, MR_SIB | 4, 4, 4, 4,
+/* c0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+/* d0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+/* e0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+/* f0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/* 16-bit addressing (32-bit mode under 67): no SIB, disp16 for [bp]. */
+static const u8 modrm16[256] = {
+/* 00 */ 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0,
+/* 10 */ 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0,
+/* 20 */ 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0,
+/* 30 */ 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 2, 0,
+/* 40 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+/* 50 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+/* 60 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+/* 70 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+/* 80 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+/* 90 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+/* a0 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+/* b0 */ 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+/* c0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+/* d0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+/* e0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+/* f0 */ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/*
+ * Immediate bytes by type and context, so that the hot path has no
+ * branches on operand size. Context: bit 0 = 66, bit 1 = REX.W,
+ * bit 2 = 67, bit 3 = 64-bit mode. REX.W beats 66.
+ */
+static const u8 imm_len[I_D + 1][16] = {
+	[I_NONE]	= { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+	[I_B]		= { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 },
+	[I_W]		= { 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 },
+	[I_Z]		= { 4, 2, 4, 4, 4, 2, 4, 4, 4, 2, 4, 4, 4, 2, 4, 4 },
+	[I_V]		= { 4, 2, 8, 8, 4, 2, 8, 8, 4, 2, 8, 8, 4, 2, 8, 8 },
+	[I_WB]		= { 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3 },
+	[I_AP]		= { 6, 4, 6, 4, 6, 4, 6, 4, 6, 4, 6, 4, 6, 4, 6, 4 },
+	[I_MOFFS]	= { 4, 4, 4, 4, 2, 2, 2, 2, 8, 8, 8, 8, 4, 4, 4, 4 },
+	[I_D]		= { 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4 },
+};
+
 /* Skip ModRM, SIB and displacement starting at buf[p]; -1 if truncated. */
 static inline int skip_modrm(const u8 *buf, unsigned int p, unsigned int lim,
 			     unsigned int a16)
 {
-	unsigned int m, mod;
+	unsigned int m, e;
 
 	if (p >= lim)
 		return -1;
 	m = buf[p++];
-	mod = m >> 6;
-	if (mod == 3)
-		return p;
-	if (a16) {
-		if (mod == 0)
-			return (m & 7) == 6 ? p + 2 : p;
-		return p + mod;			/* disp8 or disp16 */
-	}
-	if ((m & 7) == 4) {
+	if (a16)
+		return p + modrm16[m];
+	e = modrm32[m];
+	if (e & MR_SIB) {
 		if (p >= lim)
 			return -1;
-		if (mod == 0 && (buf[p] & 7) == 5)
-			return p + 5;		/* SIB, no base: disp32 */
+		if (m < 0x40 && (buf[p] & 7) == 5)
+			e += 4;
 		p++;
-	} else if (mod == 0 && (m & 7) == 5) {
-		return p + 4;			/* disp32 or RIP-relative */
 	}
-	if (mod == 0)
-		return p;
-	return p + (mod == 1 ? 1 : 4);
+	return p + (e & MR_DISP);
 }
 
 int itrace_x86_decode(const u8 *buf, unsigned int avail,
@@ -189,20 +281,25 @@ int itrace_x86_decode(const u8 *buf, unsigned int avail,
 	unsigned int lim = avail < ITRACE_X86_MAX_INSN ? avail : ITRACE_X86_MAX_INSN;
 	unsigned int m64 = mode == ITRACE_X86_MODE64;
 	unsigned int p = 0, osz = 0, asz = 0, rex = 0, rep = 0, simd = 0;
-	unsigned int op, a, m, reg, kind, rexw, ilen = 0, map = 0;
+	unsigned int op, a, m, reg, ilen, map;
 	int q;
 
-	/* Legacy prefixes in any order; a REX counts only if last. */
+	/*
+	 * Legacy prefixes in any order and number. A REX counts only as the
+	 * last byte before the opcode: any legacy prefix after it voids it.
+	 * simd remembers the prefixes that make a following VEX, EVEX or
+	 * XOP prefix #UD (they would clash with its implied 66/F2/F3/REX).
+	 */
 	for (;;) {
 		if (p >= lim)
 			return -1;
 		op = buf[p];
+		if (!pfx[op])
+			break;
 		switch (pfx[op]) {
-		case 0:
-			goto opcode;
 		case P_REX:
 			if (!m64)
-				goto opcode;
+				goto opcode;	/* inc/dec */
 			rex = op;
 			p++;
 			continue;
@@ -214,7 +311,7 @@ int itrace_x86_decode(const u8 *buf, unsigned int avail,
 			asz = 1;
 			break;
 		case P_REP:
-			rep = op;
+			rep = op;	/* the last of F2/F3 is the one that counts */
 			simd = 1;
 			break;
 		case P_LOCK:
@@ -226,14 +323,11 @@ int itrace_x86_decode(const u8 *buf, unsigned int avail,
 	}
 
 opcode:
-	rexw = rex & 8;
 	p++;
 	a = map0[op];
 	if (!(a & (A_SPECIAL | A_BAD | A_INV64)))
 		goto operands;
-	if (a & A_BAD)
-		return -1;
-	if ((a & A_INV64) && m64)
+	if ((a & A_BAD) || ((a & A_INV64) && m64))
 		return -1;
 	if (!(a & A_SPECIAL))
 		goto operands;
@@ -244,118 +338,24 @@ opcode:
 			return -1;
 		op = buf[p++];
 		if (op == 0x38) {
-			p++;
+			p++;			/* 0F 38: all ModRM, no imm */
 			a = A_MODRM;
 			goto operands;
 		}
 		if (op == 0x3a) {
-			p++;
+			p++;			/* 0F 3A: all ModRM + imm8 */
 			a = A_MODRM | IMM(I_B);
 			goto operands;
 		}
 		a = map1[op];
-		if (a & A_BAD)
-			return -1;
-		if ((a & A_INV64) && m64)
+		if ((a & A_BAD) || ((a & A_INV64) && m64))
 			return -1;
 		if (!(a & A_SPECIAL))
 			goto operands;
-		map = 1;
-		break;
-	case 0x62:
-		/* EVEX; in 32-bit mode only where BOUND would have mod 11. */
 		if (p >= lim)
 			return -1;
-		if (m64 || buf[p] >= 0xc0)
-			goto evex;
-		a = A_MODRM;
-		goto operands;
-	case 0xc4:
-	case 0xc5:
-		/* VEX; in 32-bit mode only where LES/LDS would have mod 11. */
-		if (p >= lim)
-			return -1;
-		if (m64 || buf[p] >= 0xc0)
-			goto vex;
-		a = A_MODRM;
-		goto operands;
-	case 0x8f:
-		/* POP Ev is only /0; other reg values select XOP maps. */
-		if (p >= lim)
-			return -1;
-		if (buf[p] & 0x38)
-			goto xop;
-		a = T_M;
-		goto operands;
-	case 0xcd:
-		if (p >= lim)
-			return -1;
-		out->len = p + 1;
-		out->kind = buf[p] == 0x80 ? ITRACE_K_SYSCALL : ITRACE_K_INT;
-		out->rep = 0;
-		out->has_rel = 0;
-		out->rel = 0;
-		return 0;
-	}
-
-	/* The rest depend on the ModRM reg field (and for 0F 78/79/B8 the prefix). */
-	if (p >= lim)
-		return -1;
-	m = buf[p];
-	reg = (m >> 3) & 7;
-	if (!map) {
-		switch (op) {
-		case 0xf6:
-			a = reg < 2 ? T_MB : T_M;
-			break;
-		case 0xf7:
-			a = reg < 2 ? T_MZ : T_M;
-			break;
-		case 0xc6:
-			if (reg == 0)
-				a = T_MB;
-			else if (m == 0xf8)		/* xabort ib */
-				a = T_MB;
-			else
-				return -1;
-			break;
-		case 0xc7:
-			if (reg == 0)
-				a = T_MZ;
-			else if (m == 0xf8)		/* xbegin rel16/32 */
-				a = T_MZ;
-			else
-				return -1;
-			break;
-		case 0xfe:
-			if (reg > 1)
-				return -1;
-			a = T_M;
-			break;
-		case 0xff:
-			switch (reg) {
-			case 2:
-				a = T_M | KIND(ITRACE_K_ICALL);
-				break;
-			case 4:
-				a = T_M | KIND(ITRACE_K_IJMP);
-				break;
-			case 3:
-			case 5:
-				/* far call/jmp need a memory operand */
-				if (m >= 0xc0)
-					return -1;
-				a = T_M | KIND(ITRACE_K_FAR);
-				break;
-			case 7:
-				return -1;
-			default:
-				a = T_M;
-				break;
-			}
-			break;
-		}
-	} else {
+		m = buf[p];
+		reg = (m >> 3) & 7;
 		switch (op) {
 		case 0x01:
 			/* uiret, and FRED's eretu/erets, return like iret */
@@ -371,9 +371,9 @@ opcode:
 				return -1;
 			p = q;
 			a = IMM(I_B);
-			goto operands;
+			break;
 		case 0x78:
-			/* vmread; with 66 it is extrq, with F2 insertq: imm8, imm8 */
+			/* vmread; 66 makes it extrq and F2 insertq, imm8 imm8 */
 			if (rep == 0xf3)
 				return -1;
 			if (rep == 0xf2 || osz)
@@ -399,11 +399,81 @@ opcode:
 				return -1;
 			break;
 		}
+		goto operands;
+	case 0x62:
+		/* EVEX; in 32-bit mode only where BOUND would have mod 11 */
+		if (p >= lim)
+			return -1;
+		if (m64 || buf[p] >= 0xc0)
+			goto evex;
+		a = T_M;
+		goto operands;
+	case 0xc4:
+	case 0xc5:
+		/* VEX; in 32-bit mode only where LES/LDS would have mod 11 */
+		if (p >= lim)
+			return -1;
+		if (m64 || buf[p] >= 0xc0)
+			goto vex;
+		a = T_M;
+		goto operands;
+	case 0xcd:
+		/* int 0x80 is the 32-bit Linux system call gate */
+		if (p >= lim)
+			return -1;
+		out->len = p + 1;
+		out->kind = buf[p] == 0x80 ? ITRACE_K_SYSCALL : ITRACE_K_INT;
+		out->rep = 0;
+		out->has_rel = 0;
+		out->rel = 0;
+		return 0;
+	}
+
+	/* Groups whose operands or kind depend on the ModRM reg field. */
+	if (p >= lim)
+		return -1;
+	m = buf[p];
+	reg = (m >> 3) & 7;
+	switch (op) {
+	case 0x8f:
+		/* POP Ev is only /0; other reg values select XOP maps */
+		if (reg)
+			goto xop;
+		a = T_M;
+		break;
+	case 0xf6:
+		a = reg < 2 ? T_MB : T_M;	/* only test takes an imm */
+		break;
+	case 0xf7:
+		a = reg < 2 ? T_MZ : T_M;
+		break;
+	case 0xc6:
+		/* mov Eb, ib; C6 F8 is xabort ib */
+		if (reg && m != 0xf8)
+			return -1;
+		a = T_MB;
+		break;
+	case 0xc7:
+		/* mov Ev, iz; C7 F8 is xbegin rel16/32 (not a branch) */
+		if (reg && m != 0xf8)
+			return -1;
+		a = T_MZ;
+		break;
+	case 0xfe:
+		if (reg > 1)
+			return -1;
+		a = T_M;
+		break;
+	case 0xff:
+		a = ff_kind[reg];
+		if (!a || (m >= 0xc0 && (reg == 3 || reg == 5)))
+			return -1;	/* /7, or far call/jmp to a register */
+		break;
 	}
 	goto operands;
 
 vex:
-	/* C4: RXBmmmmm WvvvvLpp; C5: RvvvvLpp (map 0F) */
+	/* C4 RXBmmmmm WvvvvLpp opcode; C5 RvvvvLpp opcode (map 0F) */
 	if (simd || rex)
 		return -1;
 	if (op == 0xc5) {
@@ -415,59 +485,44 @@ vex:
 			return -1;
 		p += 2;
 	}
-	if (p >= lim)
-		return -1;
-	op = buf[p++];
-	goto vex_operands;
+	goto vex_opcode;
 
 evex:
-	/* 62 P0 P1 P2: P0 = RXBR'0mmm, P1 = Wvvvv1pp */
+	/* 62 P0 P1 P2 opcode: P0 = RXBR'0mmm, P1 = Wvvvv1pp */
 	if (simd || rex || p + 2 >= lim)
 		return -1;
 	if ((buf[p] & 0x08) || !(buf[p + 1] & 0x04))
 		return -1;
 	map = buf[p] & 7;
-	if (map == 0 || map == 4 || map == 7)
+	if (map == 0 || map == 4 || map == 7)	/* 5 and 6 are AVX512-FP16 */
 		return -1;
 	p += 3;
+
+vex_opcode:
 	if (p >= lim)
 		return -1;
 	op = buf[p++];
-	goto vex_operands;
-
-xop:
-	/* 8F RXBmmmmm WvvvvLpp: map 8 takes imm8, map 0A imm32 */
-	if (simd || rex)
-		return -1;
-	map = buf[p] & 0x1f;
-	if (map < 8 || map > 10)
-		return -1;
-	p += 3;		/* XOP bytes and opcode */
 	a = A_MODRM;
-	if (map == 8)
+	if (map == 3)
 		a |= IMM(I_B);
-	else if (map == 10)
-		a |= IMM(I_D);
+	else if (map == 1)
+		a = vex_map1[op];
 	goto operands;
 
-vex_operands:
-	if (map == 1) {
-		if (op == 0x77) {		/* vzeroupper/vzeroall */
-			a = T_N;
-			goto operands;
-		}
-		a = A_MODRM;
-		if ((op >= 0x70 && op <= 0x73) || op == 0xc2 ||
-		    (op >= 0xc4 && op <= 0xc6))
-			a |= IMM(I_B);
-	} else {
-		a = map == 3 ? A_MODRM | IMM(I_B) : A_MODRM;
-	}
+xop:
+	/* 8F RXBmmmmm WvvvvLpp opcode: map 8 takes imm8, map 0A imm32 */
+	if (simd || rex)
+		return -1;
+	map = m & 0x1f;
+	if (map < 8 || map > 10)
+		return -1;
+	p += 3;
+	a = A_MODRM | (map == 8 ? IMM(I_B) : map == 10 ? IMM(I_D) : 0);
 
 operands:
 	if (a & A_MODRM) {
 		if (a & A_REGONLY) {
-			p++;
+			p++;		/* mov cr/dr/tr: always a register */
 		} else {
 			q = skip_modrm(buf, p, lim, !m64 && asz);
 			if (q < 0)
@@ -475,42 +530,14 @@ operands:
 			p = q;
 		}
 	}
-
-	switch ((a & A_IMM_MASK) >> A_IMM_SHIFT) {
-	case I_NONE:
-		break;
-	case I_B:
-		ilen = 1;
-		break;
-	case I_W:
-		ilen = 2;
-		break;
-	case I_Z:
-		ilen = osz && !rexw ? 2 : 4;
-		break;
-	case I_V:
-		ilen = rexw ? 8 : osz ? 2 : 4;
-		break;
-	case I_WB:
-		ilen = 3;
-		break;
-	case I_AP:
-		ilen = osz ? 4 : 6;
-		break;
-	case I_MOFFS:
-		ilen = m64 ? (asz ? 4 : 8) : (asz ? 2 : 4);
-		break;
-	case I_D:
-		ilen = 4;
-		break;
-	}
+	ilen = imm_len[(a & A_IMM_MASK) >> A_IMM_SHIFT]
+		      [osz | ((rex >> 2) & 2) | asz << 2 | m64 << 3];
 	p += ilen;
 	if (p > lim)
 		return -1;
 
-	kind = a >> A_KIND_SHIFT;
 	out->len = p;
-	out->kind = kind;
+	out->kind = a >> A_KIND_SHIFT;
 	out->rep = rep && (a & A_STR);
 	out->has_rel = 0;
 	out->rel = 0;

@@ -1,41 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * arch/x86/insn_decode.h - the x86 instruction length decoder and
+ * The x86 instruction length decoder and
  * control-transfer classifier used by the trap handler to name each
  * single-stepped instruction. Builds in the kernel module and on the host.
  */
 #ifndef _ITRACE_X86_INSN_DECODE_H
 #define _ITRACE_X86_INSN_DECODE_H
 
-#ifdef __KERNEL__
-#include <linux/types.h>
-#else
-#include <stdint.h>
-#include <stddef.h>
-/* Host builds share these with other itrace headers: define them once. */
-#ifndef ITRACE_HOST_KTYPES
-#define ITRACE_HOST_KTYPES
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int8_t s8;
-typedef int16_t s16;
-typedef int32_t s32;
-typedef int64_t s64;
-#endif
-#endif
+#include "../../kdb-itrace/compat.h"
 
 #define ITRACE_X86_MAX_INSN 15
 
 enum itrace_x86_mode { ITRACE_X86_MODE64 = 0, ITRACE_X86_MODE32 = 1 };
 
+/*
+ * kind: an enum itrace_kind (kdb-itrace/kind.h); ITRACE_K_INSN for
+ * non-branches and ITRACE_K_JCC for every conditional branch, taken or
+ * not (the trap handler decides). rep: an F2/F3 prefix applies to a
+ * string instruction, whose every iteration traps with ip unchanged.
+ */
 struct itrace_x86_insn {
 	u8 len;		/* total length 1..15 */
-	u8 kind;	/* enum itrace_kind from kdb-itrace/kind.h: ITRACE_K_INSN for non-branches, ITRACE_K_JCC for any conditional branch (taken-ness is decided by the caller) */
-	u8 rep;		/* 1 if an F2/F3 prefix applies to a string instruction (movs/cmps/stos/lods/scas/ins/outs) — the trap handler de-duplicates per-iteration traps of these */
-	u8 has_rel;	/* 1 for direct relative branches (jcc, jmp rel, call rel, loop/jrcxz) */
-	s32 rel;	/* their sign-extended displacement; target = ip + len + rel */
+	u8 kind;
+	u8 rep;
+	u8 has_rel;	/* direct relative branch: jcc, jmp, call, loop */
+	s32 rel;	/* its displacement: target = ip + len + rel */
 };
 
 /*
@@ -44,7 +33,7 @@ struct itrace_x86_insn {
  * hold the whole instruction. Never reads beyond buf[avail-1].
  *
  * Classification notes (see insn_decode.c for the details):
- *  - ud0/ud1/ud2 are ITRACE_K_INT: they always trap, never fall through.
+ *  - ud0/ud1/ud2 are ITRACE_K_INT: they always trap.
  *  - uiret (F3 0F 01 EC) and FRED's erets/eretu (F2/F3 0F 01 CA) are
  *    ITRACE_K_IRET, like sysret/sysexit.
  *  - In 64-bit mode a 66 prefix (without REX.W) shrinks a near branch's

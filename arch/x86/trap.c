@@ -26,12 +26,46 @@
 /* Bound on untrapped instructions replayed after a syscall. */
 #define SYSCALL_CHAIN_MAX	4
 
+/* Step traps whose DR6 had been wiped; see itrace_arch_is_step_trap(). */
+atomic_long_t itrace_x86_lost_dr6;
+
+/*
+ * DR6.BS marks a single-step trap, but a #DB with DR6 == 0 and TF set is
+ * one too: when kdb's NMI round-up stops this CPU inside the #DB entry,
+ * before debug_read_clear_dr6(), kgdb's hw_breakpoint_restore() rewrites
+ * DR6 on the way out and the BS bit is gone. exc_debug_user() would take
+ * that for an ICEBP and send SIGTRAP. The caller still requires the task
+ * to be one we armed, and itrace_arch_step() rules out a real ICEBP.
+ */
 bool itrace_arch_is_step_trap(unsigned long val, void *data)
 {
 	struct die_args *a = data;
 	unsigned long *dr6 = (unsigned long *)ERR_PTR(a->err);
 
-	return val == DIE_DEBUG && user_mode(a->regs) && (*dr6 & DR_STEP);
+	if (val != DIE_DEBUG || !user_mode(a->regs))
+		return false;
+	return (*dr6 & DR_STEP) ||
+	       (!*dr6 && (a->regs->flags & X86_EFLAGS_TF));
+}
+
+bool itrace_arch_status(char *buf, size_t len)
+{
+	long n = atomic_long_read(&itrace_x86_lost_dr6);
+
+	if (!n)
+		return false;
+	snprintf(buf, len, "%ld step trap%s had DR6 wiped by a kdb entry (recovered)",
+		 n, n == 1 ? "" : "s");
+	return true;
+}
+
+/* The instruction at @ip is ICEBP (int1): its #DB has DR6 == 0 too. */
+static bool is_icebp(unsigned long ip)
+{
+	u8 op;
+
+	return !copy_from_user_nmi(&op, (const void __user *)ip, 1) &&
+	       op == 0xf1;
 }
 
 static bool decode_at(struct pt_regs *regs, unsigned long ip,
@@ -175,7 +209,13 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 {
 	struct die_args *a = data;
 	struct pt_regs *regs = a->regs;
+	unsigned long *dr6 = (unsigned long *)ERR_PTR(a->err);
 
+	if (!(*dr6 & DR_STEP)) {
+		if (is_icebp(s->prev_ip))
+			return NOTIFY_DONE;	/* the program's own int1 */
+		atomic_long_inc(&itrace_x86_lost_dr6);
+	}
 	s->steps++;
 	if (log)
 		log_trap(s, regs);

@@ -3,9 +3,11 @@
 #ifndef _ITRACE_X86_H
 #define _ITRACE_X86_H
 
+#include <linux/atomic.h>
 #include <linux/types.h>
 
 extern bool itrace_x86_btf_broken;
+extern atomic_long_t itrace_x86_lost_dr6;
 bool itrace_x86_use_btf(void);
 void itrace_x86_set_btf(bool on);
 

@@ -14,8 +14,7 @@
 #     prints "ITRACE-INSMOD: ok" or "ITRACE-INSMOD: FAILED rc=N";
 #   - prints the line "ITRACE-VM-READY";
 #   - runs an interactive root shell with PS1='vm# ' on the console; when
-#     that shell exits the VM powers off (PID 1 must never exit: that
-#     panics, and a panic drops into kdb and waits forever).
+#     that shell exits, /init runs "reboot -f", which ends qemu (-no-reboot).
 #
 # The archive only depends on its inputs (fixed mtimes, sorted names,
 # root ownership, gzip -n), so identical inputs give identical bytes.
@@ -118,8 +117,11 @@ echo ITRACE-VM-READY
 # setsid + cttyhack give the shell the console as controlling tty, so
 # Ctrl-C kills the foreground child and not the shell.
 PS1='vm# ' setsid cttyhack sh -i
-echo "ITRACE-VM: shell exited, powering off"
-poweroff -f
+# PID 1 must not exit (that panics, and the panic waits in kdb). The
+# kernel has no ACPI, so poweroff would only halt; a reboot ends qemu
+# because run-vm.sh passes -no-reboot.
+echo "ITRACE-VM: shell exited, rebooting (qemu -no-reboot exits)"
+reboot -f
 EOF
 chmod 0755 "$root/init"
 

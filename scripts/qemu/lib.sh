@@ -9,6 +9,11 @@ ITRACE_CACHE=${ITRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kdb-itrace}
 say() { printf '[itrace] %s\n' "$*" >&2; }
 die() { printf '[itrace] error: %s\n' "$*" >&2; exit 1; }
 
+apt_install() {
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends "$@" >&2
+}
+
 # need_pkgs PKG...: install missing Debian packages when root, else
 # print the exact apt command and stop.
 need_pkgs() {
@@ -26,8 +31,8 @@ need_pkgs() {
 		apt-get update -qq >&2 || die "apt-get update failed"
 		mkdir -p "$ITRACE_CACHE" && touch "$ITRACE_CACHE/.apt-updated"
 	fi
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends "${missing[@]}" >&2 ||
+	apt_install "${missing[@]}" ||
+		{ apt-get update -qq >&2 && apt_install "${missing[@]}"; } ||
 		die "apt-get install ${missing[*]} failed"
 }
 

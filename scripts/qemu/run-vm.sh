@@ -20,6 +20,8 @@
 #   --expect SCRIPT [ARGS...]  run "expect -f SCRIPT ARGS" instead of an
 #                     interactive console; must be the last option
 #
+# Env: ITRACE_SMP  number of guest cpus (default 2)
+#
 # Every run gets its own directory $ITRACE_CACHE/work/runs/<stamp>-<name>-<pid>
 # (symlink .../runs/latest) holding:
 #   console.log  raw guest console output, written by qemu itself (so it is
@@ -40,9 +42,11 @@
 #   nokaslr           stable kernel addresses across boots, so addresses in
 #                     kdb output can be compared with System.map and between
 #                     runs (today's config has no RANDOMIZE_BASE: a no-op then)
-#   panic=-1 oops=panic  an oops first enters kdb (the tests see it); when
-#                     it comes to a panic the VM reboots at once and
-#                     -no-reboot turns that into qemu exiting, not a hang
+#   panic=-1 oops=panic  an oops first enters kdb (kgdb's die notifier;
+#                     the tests see "Entering kdb ... due to Oops"); a panic
+#                     does not (kgdb_panic() stands back when panic_timeout
+#                     is set): the VM reboots at once and -no-reboot turns
+#                     that into qemu exiting (eof), never a hang in kdb
 #   quiet             the boot log over an emulated UART costs time on every
 #                     boot and is noise in the transcript; kdb output is not
 #                     affected (kdb prints directly), sysrq headers still
@@ -53,7 +57,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
 usage() {
-	sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0" | sed -n '1,24p' >&2
+	sed -n '2,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0" >&2
 	exit 2
 }
 
@@ -80,6 +84,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [[ $timeout_s =~ ^[0-9]+$ ]] || die "--timeout wants seconds"
+[[ ${ITRACE_SMP:-2} =~ ^[1-4]$ ]] || die "ITRACE_SMP must be 1..4 (NR_CPUS=4)"
 
 need_pkgs "$QEMU_PKG"
 [ -z "$script" ] || need_pkgs expect coreutils
@@ -119,11 +124,15 @@ fi
 cmdline="console=$CONSOLE kgdboc=$CONSOLE nokaslr panic=-1 oops=panic quiet"
 cmdline="$cmdline${append:+ ${append# }}"
 
+# shellcheck disable=SC2054 # commas are qemu's, not array separators
 case "$ITRACE_ARCH" in
-x86_64) machine=(-M q35) ;;
+# sockets=N: the kernel has no ACPI, so it learns the cpus from SeaBIOS's
+# MP table, which lists one cpu per package; plain "-smp 2" is one package
+# of 2 cores there and the guest would come up with a single cpu.
+x86_64) machine=(-M q35 -smp "${ITRACE_SMP:-2},sockets=${ITRACE_SMP:-2},cores=1,threads=1") ;;
 # Not exercised yet: the ppc64le kernel boots as vmlinux on pseries and its
 # console (hvc0) is the spapr-vty that -serial maps to.
-ppc64le) machine=(-M pseries -cpu POWER9 -vga none) ;;
+ppc64le) machine=(-M pseries -cpu POWER9 -vga none -smp "${ITRACE_SMP:-2}") ;;
 esac
 
 console_log=$rundir/console.log
@@ -132,7 +141,8 @@ pidfile=$rundir/qemu.pid
 # "-serial mon:stdio" only to add logfile= (the raw transcript). signal=off:
 # Ctrl-C goes to the guest, as with plain -nographic. Ctrl-A x quits,
 # Ctrl-A b sends a serial BREAK (a SysRq prefix for the 8250 console).
-qemu_cmd=("$QEMU" "${machine[@]}" -accel tcg -m 512 -smp 2
+# shellcheck disable=SC2054 # commas are qemu's, not array separators
+qemu_cmd=("$QEMU" "${machine[@]}" -accel tcg -m 512
 	-nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	-chardev "stdio,id=con0,mux=on,signal=off,logfile=$console_log"
@@ -162,7 +172,7 @@ kill_qemu() {
 	local pid
 	pid=$(cat "$pidfile" 2>/dev/null) || return 0
 	# Only our qemu: the pid must still run with this run's pidfile.
-	if [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null |
+	if [ -n "$pid" ] && tr '\0' ' ' 2>/dev/null <"/proc/$pid/cmdline" |
 		grep -qF -- "$pidfile"; then
 		kill "$pid" 2>/dev/null || true
 		sleep 1
@@ -171,6 +181,7 @@ kill_qemu() {
 	rm -f "$pidfile"
 }
 trap kill_qemu EXIT
+trap 'kill_qemu; exit 130' INT TERM HUP
 
 export ITRACE_QEMU_CMD=${tcl_list% }
 export ITRACE_RUN_DIR=$rundir ITRACE_CONSOLE_LOG=$console_log
@@ -181,7 +192,9 @@ export ITRACE_ARCH ITRACE_TIMEOUT=$timeout_s
 say "run dir $rundir (timeout ${timeout_s}s)"
 start=$(date +%s)
 rc=0
-timeout --kill-after=10 "$timeout_s" \
+# --foreground: expect stays in the terminal's process group (it may look
+# at the tty); qemu is not timeout's child then, kill_qemu takes care of it.
+timeout --foreground --kill-after=10 "$timeout_s" \
 	expect -f "$script" ${script_args[@]+"${script_args[@]}"} || rc=$?
 kill_qemu
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
@@ -189,7 +202,10 @@ if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 fi
 if [ $rc -ne 0 ]; then
 	say "last console lines:"
-	tail -n 25 "$console_log" 2>/dev/null | tr -d '\r' | sed 's/^/  | /' >&2
+	# Escape sequences stripped: SeaBIOS's ESC c would reset the terminal.
+	tail -n 25 "$console_log" 2>/dev/null | tr -d '\r' |
+		sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1b.//g' |
+		awk '{ print "  | " $0 }' >&2
 fi
 say "$(basename "$script") rc=$rc in $(($(date +%s) - start))s; console log: $console_log"
 exit $rc

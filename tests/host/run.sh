@@ -35,6 +35,17 @@ unit test_parse "$top/tests/host/test_parse.c" "$core/parse.c"
 unit test_ring "$top/tests/host/test_ring.c" "$core/ring.c"
 unit test_format "$top/tests/host/test_format.c" "$core/format.c" \
 	"$core/symmap.c"
+# The decoder tests print summaries; turn them into PASS/FAIL lines.
+summaries() {
+	awk '
+	/^x86-decode unit: [0-9]+ passed, 0 failed$/ {
+		print "PASS x86-decode unit tests (" $3 " checks)"; next }
+	/^x86-decode unit:/ { print "FAIL " $0; next }
+	/^x86-decode: [^ ]+: [0-9]+ insns compared, 0 length mismatches, 0 class mismatches/ {
+		print "PASS x86-decode agrees with objdump on " $2 " " $3 " instructions"; next }
+	/^x86-decode: [^ ]+: [0-9]+ insns compared/ { print "FAIL " $0; next }
+	{ print }'
+}
 unit test_x86_decode "$top/tests/host/test_x86_decode.c" \
-	"$top/arch/x86/insn_decode.c"
-"$top/tests/host/run_x86_objdump.sh"
+	"$top/arch/x86/insn_decode.c" | summaries
+"$top/tests/host/run_x86_objdump.sh" | summaries
