@@ -2,8 +2,9 @@
 /*
  * Test program with known control flow for the VM tests. It blocks in a
  * raw read() on a fifo (the test arms it there), then calls leaf() K
- * times, reports with a raw write(), and blocks again (the test reads
- * the log and turns tracing off there). Raw syscalls keep libc out of
+ * times, clears a buffer with one `rep stosb` of REP_N bytes, reports
+ * with a raw write(), and blocks again (the test reads the log and turns
+ * tracing off there). Raw syscalls keep libc out of
  * the traced window, so the whole trace is this file's code.
  *
  * usage: tp_loop FIFO K        exit status: sum of leaf(i) & 0x7f
@@ -41,11 +42,24 @@ __attribute__((noinline, noclone)) int leaf(int x)
 	return x * 3 + 1;
 }
 
+#define REP_N 16
+
+/* One string instruction that the CPU steps through REP_N times. */
+__attribute__((noinline, noclone)) void rep_fill(char *buf)
+{
+	long n = REP_N;
+
+	asm volatile("rep stosb"
+		     : "+D"(buf), "+c"(n)
+		     : "a"(0)
+		     : "memory");
+}
+
 int main(int argc, char **argv)
 {
 	static const char msg[] = "tp_loop: calls done\n";
 	int fd, k, i, acc = 0;
-	char c;
+	char c, buf[REP_N];
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: tp_loop FIFO K\n");
@@ -63,6 +77,7 @@ int main(int argc, char **argv)
 	raw_read(fd, &c, 1);
 	for (i = 0; i < k; i++)
 		acc += leaf(i);
+	rep_fill(buf);
 	raw_write(1, msg, sizeof(msg) - 1);
 	raw_read(fd, &c, 1);
 

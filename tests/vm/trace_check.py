@@ -9,6 +9,11 @@ K returns from it; the block-mode log must equal the control-transfer
 subset of the insn-mode log. Prints PASS/FAIL lines (counted by
 tests/run-all.sh); exit status 1 on any FAIL.
 
+The step count `itrace status` gave for the insn run (INSN_LOG with
+.log replaced by .counts: "steps records") pins down the trap behaviour:
+one trap per instruction, none for a syscall (its record is replayed),
+and one per iteration of a rep string instruction (one record).
+
 usage: trace_check.py BINARY K INSN_LOG BLOCK_LOG
 """
 import re
@@ -60,13 +65,14 @@ def objdump(binary):
 
 
 def nm(binary):
-    out = subprocess.run(['nm', binary], capture_output=True, text=True,
-                         check=True).stdout
+    """name -> (address, size) of sized symbols."""
+    out = subprocess.run(['nm', '-S', binary], capture_output=True,
+                         text=True, check=True).stdout
     syms = {}
     for line in out.splitlines():
         parts = line.split()
-        if len(parts) == 3:
-            syms[parts[2]] = int(parts[0], 16)
+        if len(parts) == 4:
+            syms[parts[3]] = (int(parts[0], 16), int(parts[1], 16))
     return syms
 
 
@@ -114,17 +120,18 @@ def main():
         sys.argv[3], sys.argv[4]
     insns = objdump(binary)
     syms = nm(binary)
-    leaf = syms['leaf']
-    raw_read = syms['raw_read']
+    def in_func(name, mnem):
+        base, size = syms[name]
+        return sorted(a for a, (n, m, t) in insns.items()
+                      if base <= a < base + size and m == mnem)
+
+    leaf = syms['leaf'][0]
+    raw_read = syms['raw_read'][0]
     sites = [a for a, (n, m, t) in insns.items() if m == 'call' and t == leaf]
-    leaf_rets = [a for a, (n, m, t) in insns.items()
-                 if leaf <= a < leaf + 64 and m == 'ret']
+    leaf_rets = in_func('leaf', 'ret')
     read_sites = sorted(a for a, (n, m, t) in insns.items()
                         if m == 'call' and t == raw_read)
-    # the first syscall in raw_read (raw_write follows it directly)
-    read_syscall = sorted(a for a, (n, m, t) in insns.items()
-                          if raw_read <= a < raw_read + 16 and
-                          m == 'syscall')[:1]
+    read_syscall = in_func('raw_read', 'syscall')
     if not result(len(sites) == 1 and len(leaf_rets) == 1 and
                   len(read_sites) == 2 and len(read_syscall) == 1,
                   'tp_loop layout from objdump',
@@ -166,6 +173,18 @@ def main():
         writes = [r for r in recs if r[1] == 'syscall']
         result(len(writes) == 1, 'insn: exactly one syscall record (write)',
                f'{writes}')
+        reps = in_func('rep_fill', 'stos')
+        rep_recs = [r for r in recs if reps and r[2] == reps[0]]
+        result(len(reps) == 1 and len(rep_recs) == 1 and
+               rep_recs[0][1] == 'insn',
+               'insn: the 16-iteration rep stosb is one insn record',
+               f'{rep_recs}')
+        steps, nrec = map(int, open(insn_log.replace('.log', '.counts'))
+                          .read().split())
+        result(nrec == len(recs) and steps == nrec - len(writes) + 15,
+               'insn: traps = records - syscalls + 15 rep iterations '
+               '(syscalls trap once after the next insn, rep traps per '
+               'iteration)', f'steps {steps}, records {nrec}')
 
     brecs = read_log(block_log)
     want = [(r[1], r[2], r[3]) for r in recs if r[1] in TRANSFER]
