@@ -16,6 +16,7 @@
 #include <asm/debugreg.h>
 #include "../../kdb-itrace/itrace.h"
 #include "../../kdb-itrace/kind.h"
+#include "block_scan.h"
 #include "insn_decode.h"
 #include "x86.h"
 
@@ -133,42 +134,50 @@ static void log_step(struct itrace_slot *s, struct pt_regs *regs,
 	itrace_emit(s, ITRACE_K_ASYNC, from, to);
 }
 
+struct scan_ctx {
+	struct itrace_slot *s;
+	struct pt_regs *regs;
+};
+
+static unsigned int scan_fetch(void *ctx, u64 ip, u8 *buf, unsigned int len)
+{
+	return len - copy_from_user_nmi(buf, (const void __user *)ip, len);
+}
+
+static void scan_syscall(void *ctx, u64 ip, unsigned int len)
+{
+	struct scan_ctx *c = ctx;
+
+	itrace_emit(c->s, ITRACE_K_SYSCALL, ip, ip + len);
+}
+
 /*
  * Hardware BTF trap: the task took a branch somewhere in the block that
- * began at @from and is now at its target @to. Find the branch by
- * scanning forward; syscalls passed on the way are transparent under BTF
- * but logged, so both block-mode flavours give the same records.
- * Returns false if the trap was a plain single-step (BTF ignored).
+ * began at @from and is now at its target @to. Syscalls passed on the
+ * way are transparent under BTF but logged, so both block-mode flavours
+ * give the same records. Returns false if the trap was a plain
+ * single-step (BTF ignored).
  */
 static bool log_block(struct itrace_slot *s, struct pt_regs *regs,
 		      unsigned long from, unsigned long to)
 {
-	struct itrace_x86_insn d;
-	unsigned long ip = from;
-	int n;
+	struct scan_ctx c = { s, regs };
+	unsigned int kind;
+	u64 src;
 
-	for (n = 0; n < BTF_SCAN_MAX; n++, ip += d.len) {
-		if (!decode_at(regs, ip, &d))
-			break;
-		if (n == 0 && d.kind == ITRACE_K_INSN && to == ip + d.len)
-			return false;
-		switch (d.kind) {
-		case ITRACE_K_INSN:
-			continue;
-		case ITRACE_K_SYSCALL:
-			itrace_emit(s, ITRACE_K_SYSCALL, ip, ip + d.len);
-			continue;
-		case ITRACE_K_JCC:
-			if (to != ip + d.len + d.rel)
-				continue;
-			fallthrough;
-		default:
-			itrace_emit(s, d.kind, ip, to);
-			return true;
-		}
+	switch (itrace_x86_block_source(scan_fetch, scan_syscall, &c,
+					user_64bit_mode(regs) ?
+					ITRACE_X86_MODE64 : ITRACE_X86_MODE32,
+					from, to, BTF_SCAN_MAX, &src, &kind)) {
+	case ITRACE_X86_SCAN_FOUND:
+		itrace_emit(s, kind, src, to);
+		return true;
+	case ITRACE_X86_SCAN_STEP:
+		return false;
+	default:
+		itrace_emit(s, ITRACE_K_ASYNC, from, to);
+		return true;
 	}
-	itrace_emit(s, ITRACE_K_ASYNC, from, to);
-	return true;
 }
 
 static void log_trap(struct itrace_slot *s, struct pt_regs *regs)

@@ -46,6 +46,8 @@ summaries() {
 	/^x86-decode: [^ ]+: [0-9]+ insns compared/ { print "FAIL " $0; next }
 	{ print }'
 }
+unit test_x86_block_scan "$top/tests/host/test_x86_block_scan.c" \
+	"$top/arch/x86/block_scan.c" "$top/arch/x86/insn_decode.c"
 unit test_x86_decode "$top/tests/host/test_x86_decode.c" \
 	"$top/arch/x86/insn_decode.c" | summaries
 "$top/tests/host/run_x86_objdump.sh" | summaries
