@@ -20,13 +20,14 @@ initrd=$("$top/scripts/qemu/prepare.sh" 2> >(tee "$b/prepare.log" >&2)) || {
 vmtest() { # vmtest NAME ARGS...: one VM boot driven by tests/vm/NAME.exp
 	local name=$1 rc
 	shift
+	local out="$b/${name//\//-}.out"
 	echo "# vm test: $name" >&2
 	"$top/scripts/qemu/run-vm.sh" --initrd "$initrd" \
-		--expect "$top/tests/vm/$name.exp" "$@" >"$b/$name.out" 2>&1
+		--expect "$top/tests/vm/$name.exp" "$@" >"$out" 2>&1
 	rc=$?
-	grep -E '^(PASS|FAIL):? ' "$b/$name.out"
-	if [ $rc -ne 0 ] && ! grep -qE '^FAIL:? ' "$b/$name.out"; then
-		echo "FAIL vm $name: exit status $rc without a FAIL line ($b/$name.out)"
+	grep -E '^(PASS|FAIL):? ' "$out"
+	if [ $rc -ne 0 ] && ! grep -qE '^FAIL:? ' "$out"; then
+		echo "FAIL vm $name: exit status $rc without a FAIL line ($out)"
 	fi
 }
 
@@ -34,6 +35,7 @@ want() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
 only="$*"
 
 mkdir -p "$b/logs"
+want smoke && vmtest smoke/smoke
 if want tp_loop; then
 	rm -f "$b/logs/insn.log" "$b/logs/block.log"
 	vmtest tp_loop "$b/logs"
