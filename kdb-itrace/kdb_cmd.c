@@ -74,6 +74,8 @@ static const char *refuse(struct task_struct *p, struct itrace_slot *s,
 		return "is exiting";
 	if (!p->mm)
 		return "is a kernel thread";
+	if (s && atomic_read(&s->state) == ITRACE_OFF)
+		return "is being turned off; try again after go";
 	if (s && atomic_read(&s->state) != ITRACE_LINGER)
 		return "is already traced";
 	if (s && READ_ONCE(s->work_queued))
