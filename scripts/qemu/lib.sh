@@ -47,6 +47,8 @@ x86_64)
 	QEMU_PKG=qemu-system-x86
 	CONSOLE=ttyS0
 	TARGET_CC=gcc
+	# what `itrace` reports for block mode under qemu TCG
+	ITRACE_BLOCK_IMPL="software: BTF not honoured"
 	;;
 ppc64le)
 	KARCH=powerpc
@@ -57,11 +59,16 @@ ppc64le)
 	QEMU_PKG=qemu-system-ppc
 	CONSOLE=hvc0
 	TARGET_CC=powerpc64le-linux-gnu-gcc
+	ITRACE_BLOCK_IMPL="MSR_BE branch trace, CFAR"
 	;;
 *)
 	die "unknown ITRACE_ARCH '$ITRACE_ARCH' (x86_64 or ppc64le)"
 	;;
 esac
+
+# binutils for the target's binaries (objdump, nm)
+ITRACE_TOOLS=$KCROSS
+export ITRACE_BLOCK_IMPL ITRACE_TOOLS
 
 KSRC_PKG=linux-source-6.1
 kernel_src_version() { dpkg-query -W -f='${Version}' "$KSRC_PKG"; }

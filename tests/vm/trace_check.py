@@ -20,10 +20,40 @@ import re
 import subprocess
 import sys
 
+def tool(name):
+    """binutils for the binary's arch (set in main)."""
+    return ARCH_TOOLS[ARCH] + name
+
+
+ARCH = 'x86_64'
+ARCH_TOOLS = {'x86_64': '', 'ppc64le': 'powerpc64le-linux-gnu-'}
 RAW = re.compile(r'^(\d+) (\d+) (\d+) ([a-z-]+) 0x([0-9a-f]+) 0x([0-9a-f]+)$')
 TRANSFER = {'jcc', 'jmp', 'call', 'ret', 'icall', 'ijmp', 'syscall', 'int',
             'iret', 'far', 'async'}
-JCC = re.compile(r'^(j(?!mp)[a-z]+|loop[a-z]*|jrcxz|jecxz)$')
+X86_JCC = re.compile(r'^(j(?!mp)[a-z]+|loop[a-z]*|jrcxz|jecxz)$')
+PPC_UNCOND = {'b', 'ba', 'bl', 'bla', 'blr', 'blrl', 'bctr', 'bctrl'}
+
+
+def mclass(mnem):
+    """Branch class of a mnemonic: call/ret/jmp/jcc/syscall/None."""
+    if ARCH == 'x86_64':
+        if mnem in ('call', 'ret', 'jmp', 'syscall'):
+            return mnem
+        return 'jcc' if X86_JCC.match(mnem) else None
+    m = mnem.rstrip('+-')
+    if m in ('bl', 'bla'):
+        return 'call'
+    if m == 'blr':
+        return 'ret'
+    if m in ('b', 'ba'):
+        return 'jmp'
+    if m == 'sc':
+        return 'syscall'
+    if m.startswith('b') and m not in PPC_UNCOND and not m.startswith('bc'):
+        return 'jcc'
+    if m.startswith('bc') and m not in PPC_UNCOND:
+        return 'jcc'
+    return None
 failed = 0
 
 
@@ -39,10 +69,10 @@ def result(ok, name, why=''):
 
 def objdump(binary):
     """addr -> (length, mnemonic, branch target or None)."""
-    out = subprocess.run(['objdump', '-d', '-w', binary],
+    out = subprocess.run([tool('objdump'), '-d', '-w', binary],
                          capture_output=True, text=True, check=True).stdout
     insns = {}
-    line_re = re.compile(r'^\s*([0-9a-f]+):\t((?:[0-9a-f]{2} )+)\s*\t?(.*)$')
+    line_re = re.compile(r'^\s*([0-9a-f]+):\s+((?:[0-9a-f]{2} )+)\s*\t?(.*)$')
     for line in out.splitlines():
         m = line_re.match(line)
         if not m:
@@ -66,7 +96,7 @@ def objdump(binary):
 
 def nm(binary):
     """name -> (address, size) of sized symbols."""
-    out = subprocess.run(['nm', '-S', binary], capture_output=True,
+    out = subprocess.run([tool('nm'), '-S', binary], capture_output=True,
                          text=True, check=True).stdout
     syms = {}
     for line in out.splitlines():
@@ -93,21 +123,19 @@ def check_record(insns, kind, frm, to):
         return f'from 0x{frm:x} is not an instruction start'
     length, mnem, target = insns[frm]
     nxt = frm + length
+    c = mclass(mnem)
     if kind == 'insn':
-        ok = to == nxt and not JCC.match(mnem) and mnem not in (
-            'call', 'ret', 'jmp', 'syscall')
+        ok = to == nxt and c is None
     elif kind == 'jcc-nt':
-        ok = JCC.match(mnem) and to == nxt
+        ok = c == 'jcc' and to == nxt
     elif kind == 'jcc':
-        ok = JCC.match(mnem) and to == target
-    elif kind == 'call':
-        ok = mnem == 'call' and to == target
-    elif kind == 'jmp':
-        ok = mnem == 'jmp' and to == target
+        ok = c == 'jcc' and to == target
+    elif kind in ('call', 'jmp'):
+        ok = c == kind and to == target
     elif kind == 'ret':
-        ok = mnem == 'ret'
+        ok = c == 'ret'
     elif kind == 'syscall':
-        ok = mnem == 'syscall' and to == nxt
+        ok = c == 'syscall' and to == nxt
     else:
         ok = False
     if ok:
@@ -116,21 +144,29 @@ def check_record(insns, kind, frm, to):
 
 
 def main():
+    global ARCH
     binary, k, insn_log, block_log = sys.argv[1], int(sys.argv[2]), \
         sys.argv[3], sys.argv[4]
+    with open(binary, 'rb') as f:
+        hdr = f.read(20)
+    ARCH = 'ppc64le' if hdr[18] == 21 else 'x86_64'    # e_machine EM_PPC64
     insns = objdump(binary)
     syms = nm(binary)
-    def in_func(name, mnem):
+    def in_func(name, cls):
         base, size = syms[name]
         return sorted(a for a, (n, m, t) in insns.items()
-                      if base <= a < base + size and m == mnem)
+                      if base <= a < base + size and mclass(m) == cls)
+
+    def calls_to(name):
+        base, size = syms[name]
+        return sorted(a for a, (n, m, t) in insns.items()
+                      if mclass(m) == 'call' and t is not None and
+                      base <= t < base + size)
 
     leaf = syms['leaf'][0]
-    raw_read = syms['raw_read'][0]
-    sites = [a for a, (n, m, t) in insns.items() if m == 'call' and t == leaf]
+    sites = calls_to('leaf')
     leaf_rets = in_func('leaf', 'ret')
-    read_sites = sorted(a for a, (n, m, t) in insns.items()
-                        if m == 'call' and t == raw_read)
+    read_sites = calls_to('raw_read')
     read_syscall = in_func('raw_read', 'syscall')
     if not result(len(sites) == 1 and len(leaf_rets) == 1 and
                   len(read_sites) == 2 and len(read_syscall) == 1,
@@ -143,9 +179,10 @@ def main():
 
     recs = read_log(insn_log)
     result(len(recs) > 0, 'insn log not empty', insn_log)
-    calls = [r for r in recs if r[1] == 'call' and r[3] == leaf]
+    leaf_to = insns[site][2]
+    calls = [r for r in recs if r[1] == 'call' and r[3] == leaf_to]
     result(len(calls) == k and all(r[2] == site for r in calls),
-           f'insn: exactly {k} calls {site:#x}->leaf {leaf:#x}',
+           f'insn: exactly {k} calls {site:#x}->leaf {leaf_to:#x}',
            f'{[(hex(r[2]), hex(r[3])) for r in calls]}')
     rets = [r for r in recs if r[1] == 'ret' and r[2] == leaf_ret]
     result(len(rets) == k and all(r[3] == site + site_len for r in rets),
@@ -163,28 +200,37 @@ def main():
            'insn: sequence numbers strictly increase')
     if recs:
         first, last = recs[0], recs[-1]
-        result(first[1] == 'ret' and first[2] == read_syscall[0] + 2 and
-               first[3] == read_sites[0] + insns[read_sites[0]][0],
-               'insn: trace starts at the return from the first raw_read',
-               f'{first}')
+        sc_len = insns[read_syscall[0]][0]
+        result(first[2] == read_syscall[0] + sc_len and
+               [r for r in recs if r[1] == 'ret'][0][3] ==
+               read_sites[0] + insns[read_sites[0]][0],
+               'insn: trace starts right after the first raw_read syscall '
+               'and returns to its caller', f'{first}')
         result(last[3] == read_syscall[0] and last[1] == 'insn',
                'insn: trace ends at the syscall of the second raw_read',
                f'{last}')
         writes = [r for r in recs if r[1] == 'syscall']
         result(len(writes) == 1, 'insn: exactly one syscall record (write)',
                f'{writes}')
-        reps = in_func('rep_fill', 'stos')
-        rep_recs = [r for r in recs if reps and r[2] == reps[0]]
-        result(len(reps) == 1 and len(rep_recs) == 1 and
-               rep_recs[0][1] == 'insn',
-               'insn: the 16-iteration rep stosb is one insn record',
-               f'{rep_recs}')
         steps, nrec = map(int, open(insn_log.replace('.log', '.counts'))
                           .read().split())
-        result(nrec == len(recs) and steps == nrec - len(writes) + 15,
-               'insn: traps = records - syscalls + 15 rep iterations '
-               '(syscalls trap once after the next insn, rep traps per '
-               'iteration)', f'steps {steps}, records {nrec}')
+        if ARCH == 'x86_64':
+            base, size = syms['rep_fill']
+            reps = sorted(a for a, (n, m, t) in insns.items()
+                          if base <= a < base + size and m == 'stos')
+            rep_recs = [r for r in recs if reps and r[2] == reps[0]]
+            result(len(reps) == 1 and len(rep_recs) == 1 and
+                   rep_recs[0][1] == 'insn',
+                   'insn: the 16-iteration rep stosb is one insn record',
+                   f'{rep_recs}')
+            result(nrec == len(recs) and steps == nrec - len(writes) + 15,
+                   'insn: traps = records - syscalls + 15 rep iterations '
+                   '(syscalls trap once after the next insn, rep traps per '
+                   'iteration)', f'steps {steps}, records {nrec}')
+        else:
+            result(nrec == len(recs) and steps == nrec - len(writes),
+                   'insn: traps = records - syscalls (sc is not traced, '
+                   'the next insn traps)', f'steps {steps}, records {nrec}')
 
     brecs = read_log(block_log)
     want = [(r[1], r[2], r[3]) for r in recs if r[1] in TRANSFER]

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* powerpc per-task tracing state, embedded in the core's struct itrace_slot. */
+#ifndef _ITRACE_ARCH_TYPES_H
+#define _ITRACE_ARCH_TYPES_H
+
+#include <linux/types.h>
+
+struct itrace_arch_slot {
+	bool branch;	/* the coming trap is a branch-trace (MSR_BE) one */
+	bool resv;	/* running a larx..stcx. window under MSR_BE */
+};
+
+#endif /* _ITRACE_ARCH_TYPES_H */

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Arming and disarming powerpc (Book3S-64) stepping for a traced task:
+ * MSR_SE for instruction stepping, MSR_BE for branch tracing, always set
+ * through regs_set_return_msr() so the fast interrupt-return path does
+ * not reuse a stale SRR1. Every write happens in the task's own context
+ * (task_work or its trap) or on a stopped task under stop_machine, so
+ * the remote-CPU srr_valid problem never arises. Never sets
+ * TIF_SINGLESTEP (ptrace's flag: it would send the task SIGTRAPs).
+ */
+#include <linux/irqflags.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/uaccess.h>
+#include <asm/cputable.h>
+#include <asm/reg.h>
+#include "../../kdb-itrace/itrace.h"
+#include "ppc.h"
+
+int itrace_arch_init(void)
+{
+	/* BookE's debug registers (DBCR0) are a different mechanism */
+	if (IS_ENABLED(CONFIG_PPC_ADV_DEBUG_REGS) || !IS_ENABLED(CONFIG_PPC64))
+		return -ENODEV;
+	return 0;
+}
+
+const char *itrace_arch_block_impl(void)
+{
+	return cpu_has_feature(CPU_FTR_CFAR) ? "MSR_BE branch trace, CFAR" :
+					       "MSR_BE branch trace";
+}
+
+bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len)
+{
+	struct pt_regs *regs = task_pt_regs(p);
+
+	if (!regs) {
+		strscpy(why, "has no user register frame", len);
+		return false;
+	}
+	if (regs->msr & (MSR_SE | MSR_BE)) {
+		strscpy(why, "is already being stepped (MSR_SE/BE set; a debugger?)",
+			len);
+		return false;
+	}
+	return true;
+}
+
+bool itrace_arch_foreign_stepping(void)
+{
+	return test_thread_flag(TIF_SINGLESTEP);
+}
+
+bool itrace_ppc_fetch(unsigned long ip, u32 *w)
+{
+	return !copy_from_user_nofault(w, (const void __user *)ip, sizeof(*w));
+}
+
+void itrace_ppc_clear_trace(struct pt_regs *regs)
+{
+	regs_set_return_msr(regs, regs->msr & ~(MSR_SE | MSR_BE));
+}
+
+void itrace_ppc_set_trace(struct itrace_slot *s, struct pt_regs *regs)
+{
+	unsigned long msr = regs->msr & ~(MSR_SE | MSR_BE);
+
+	s->arch.branch = s->mode == ITRACE_MODE_BLOCK || s->arch.resv;
+	regs_set_return_msr(regs, msr | (s->arch.branch ? MSR_BE : MSR_SE));
+}
+
+void itrace_arch_arm_current(struct itrace_slot *s)
+{
+	struct pt_regs *regs = current_pt_regs();
+	unsigned long flags;
+
+	/* IRQs off: atomic against the stop_machine disarm at unload. */
+	local_irq_save(flags);
+	if (!READ_ONCE(itrace_shutdown)) {
+		s->prev_ip = regs->nip;
+		s->arch.resv = false;
+		itrace_ppc_set_trace(s, regs);
+	}
+	local_irq_restore(flags);
+}
+
+void itrace_arch_disarm_current(struct itrace_slot *s)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	itrace_ppc_clear_trace(current_pt_regs());
+	local_irq_restore(flags);
+}
+
+/* @p is switched out: __switch_to() already invalidated the SRR cache. */
+void itrace_arch_disarm_stopped(struct task_struct *p)
+{
+	struct pt_regs *regs = task_pt_regs(p);
+
+	if (regs)
+		regs->msr &= ~(MSR_SE | MSR_BE);
+}
+
+/* copy_process() -> user_disable_single_step() clears SE/BE already. */
+void itrace_arch_fork_child(struct task_struct *child)
+{
+}
+
+bool itrace_arch_status(char *buf, size_t len)
+{
+	return false;
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * powerpc trace-interrupt handling: recognise our user-mode DIE_SSTEP,
+ * turn "the task went from prev_ip to nip" into branch-log records by
+ * classifying the instruction words in between, and set MSR_SE or
+ * MSR_BE again (the interrupt cleared both before notifying).
+ *
+ * A larx..stcx. window must not trap: the interrupt return clears the
+ * reservation (stdcx. in interrupt_64.S) and a stepped stcx. then always
+ * fails, so the program retries forever. When the next instruction is a
+ * larx, the window runs under MSR_BE and the straight-line run up to the
+ * first branch is logged from its words afterwards.
+ *
+ * Runs in the die notifier: no locks, no allocation; user words are read
+ * with copy_from_user_nofault().
+ */
+#include <linux/kdebug.h>
+#include <linux/notifier.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <asm/cputable.h>
+#include "../../kdb-itrace/itrace.h"
+#include "../../kdb-itrace/kind.h"
+#include "insn_class.h"
+#include "ppc.h"
+
+/* Words scanned for a branch-trace trap's source. */
+#define SCAN_MAX		256
+/* Untrapped instructions replayed after a system call. */
+#define SYSCALL_CHAIN_MAX	4
+/* Syscalls remembered during one branch-trace scan. */
+#define SCAN_SYSCALLS		4
+
+bool itrace_arch_is_step_trap(unsigned long val, void *data)
+{
+	struct die_args *a = data;
+
+	return val == DIE_SSTEP && user_mode(a->regs);
+}
+
+static bool classify_at(unsigned long ip, struct itrace_ppc_insn *d)
+{
+	u32 w, next = 0;
+
+	if (!itrace_ppc_fetch(ip, &w))
+		return false;
+	if ((w >> 26) == 1 && !itrace_ppc_fetch(ip + 4, &next))
+		return false;
+	return !itrace_ppc_classify(w, next, d);
+}
+
+static bool is_branch(const struct itrace_ppc_insn *d)
+{
+	return d->kind != ITRACE_K_INSN && d->kind != ITRACE_K_SYSCALL &&
+	       d->kind != ITRACE_K_INT;
+}
+
+static unsigned long target_of(unsigned long ip,
+			       const struct itrace_ppc_insn *d)
+{
+	return d->abs ? (unsigned long)(long)d->disp : ip + d->disp;
+}
+
+/* Log a branch at @ip that took the task to @to. */
+static void log_branch(struct itrace_slot *s, unsigned long ip,
+		       const struct itrace_ppc_insn *d, unsigned long to)
+{
+	if (d->cond && to == ip + d->len)
+		itrace_emit(s, ITRACE_K_JCC_NT, ip, to);
+	else if (d->direct && to != target_of(ip, d))
+		itrace_emit(s, ITRACE_K_ASYNC, ip, to);
+	else
+		itrace_emit(s, d->kind, ip, to);
+}
+
+/*
+ * MSR_SE trap: the instruction at @from ran and the task is now at @to.
+ * sc/scv are not traced and the rfid back to user only traps after the
+ * following instruction: replay that one from its word.
+ */
+static void log_step(struct itrace_slot *s, unsigned long from,
+		     unsigned long to)
+{
+	struct itrace_ppc_insn d;
+	int chain;
+
+	for (chain = 0; chain < SYSCALL_CHAIN_MAX; chain++) {
+		unsigned long next;
+
+		if (!classify_at(from, &d))
+			break;
+		next = from + d.len;
+		switch (d.kind) {
+		case ITRACE_K_SYSCALL:
+			itrace_emit(s, ITRACE_K_SYSCALL, from, next);
+			if (to == next)
+				return;
+			from = next;
+			continue;
+		case ITRACE_K_INSN:
+		case ITRACE_K_INT:	/* a trap not taken */
+			itrace_emit(s, to == next ? ITRACE_K_INSN :
+				    ITRACE_K_ASYNC, from, to);
+			return;
+		default:
+			log_branch(s, from, &d, to);
+			return;
+		}
+	}
+	itrace_emit(s, ITRACE_K_ASYNC, from, to);
+}
+
+/*
+ * Does the branch @d at @ip explain a branch-trace trap at @to? Taken to
+ * its target, or (the architecture traps not-taken branches too) fallen
+ * through.
+ */
+static bool explains(unsigned long ip, const struct itrace_ppc_insn *d,
+		     unsigned long to)
+{
+	if (!is_branch(d))
+		return false;
+	if (d->cond && to == ip + d->len)
+		return true;
+	return !d->direct || to == target_of(ip, d);
+}
+
+/*
+ * MSR_BE trap: some branch between @from and here ran. CFAR names it
+ * when the CPU has one; the forward scan from @from finds it otherwise
+ * and collects the (untraced) syscalls on the way. In insn mode (a larx
+ * window) the straight-line instructions before it are logged too.
+ */
+static void log_block(struct itrace_slot *s, struct pt_regs *regs,
+		      unsigned long from, unsigned long to, bool insns)
+{
+	unsigned long sys[SCAN_SYSCALLS], ip = from, src = 0;
+	struct itrace_ppc_insn d, cd;
+	unsigned int n, nsys = 0;
+
+	for (n = 0; n < SCAN_MAX; n++, ip += d.len) {
+		if (!classify_at(ip, &d))
+			break;
+		if (d.kind == ITRACE_K_SYSCALL && nsys < SCAN_SYSCALLS)
+			sys[nsys++] = ip;
+		if (explains(ip, &d, to)) {
+			src = ip;
+			break;
+		}
+	}
+	if (cpu_has_feature(CPU_FTR_CFAR)) {
+		unsigned long cfar = regs->orig_gpr3;
+
+		if (cfar != src && cfar < TASK_SIZE && classify_at(cfar, &cd) &&
+		    explains(cfar, &cd, to)) {
+			/* a jump we did not see (signal delivery): trust CFAR */
+			itrace_emit(s, ITRACE_K_ASYNC, from, cfar);
+			log_branch(s, cfar, &cd, to);
+			return;
+		}
+	}
+	if (!src) {
+		itrace_emit(s, ITRACE_K_ASYNC, from, to);
+		return;
+	}
+	cd = d;		/* the source branch */
+	for (ip = from, n = 0; ip < src; ip += d.len) {
+		if (!classify_at(ip, &d))
+			break;
+		if (n < nsys && ip == sys[n]) {
+			itrace_emit(s, ITRACE_K_SYSCALL, ip, ip + d.len);
+			n++;
+		} else if (insns) {
+			itrace_emit(s, ITRACE_K_INSN, ip, ip + d.len);
+		}
+	}
+	log_branch(s, src, &cd, to);
+}
+
+int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
+		     bool rearm)
+{
+	struct die_args *a = data;
+	struct pt_regs *regs = a->regs;
+	struct itrace_ppc_insn d;
+
+	s->steps++;
+	if (log) {
+		if (s->arch.branch)
+			log_block(s, regs, s->prev_ip, regs->nip,
+				  s->mode == ITRACE_MODE_INSN);
+		else
+			log_step(s, s->prev_ip, regs->nip);
+	}
+	s->prev_ip = regs->nip;
+	if (rearm) {
+		s->arch.resv = s->mode == ITRACE_MODE_INSN &&
+			       classify_at(regs->nip, &d) && d.larx;
+		itrace_ppc_set_trace(s, regs);
+	} else {
+		itrace_ppc_clear_trace(regs);
+	}
+	return NOTIFY_STOP;
+}
+
+int itrace_arch_foreign_step(struct itrace_slot *s, void *data)
+{
+	struct die_args *a = data;
+
+	s->prev_ip = a->regs->nip;
+	return NOTIFY_DONE;
+}
