@@ -12,6 +12,8 @@ struct itrace_slot;
 void itrace_ppc_set_trace(struct itrace_slot *s, struct pt_regs *regs);
 /* Drop MSR_SE and MSR_BE from @regs. */
 void itrace_ppc_clear_trace(struct pt_regs *regs);
+/* Run the larx..stcx. window at @regs->nip without trapping (resv.c). */
+bool itrace_ppc_emulate_resv(struct itrace_slot *s, struct pt_regs *regs);
 /* The instruction word at user address @ip, or false if unreadable. */
 bool itrace_ppc_fetch(unsigned long ip, u32 *w);
 

@@ -177,12 +177,34 @@ static void log_block(struct itrace_slot *s, struct pt_regs *regs,
 	log_branch(s, src, &cd, to);
 }
 
+/*
+ * About to run a larx? Emulate its window (a retry may bring it back to
+ * the larx, hence the loop). If the window holds something the emulator
+ * does not handle, run it under MSR_BE instead: that still works when no
+ * branch sits between the larx and the stcx.
+ */
+static void resv_window(struct itrace_slot *s, struct pt_regs *regs)
+{
+	struct itrace_ppc_insn d;
+	int tries;
+
+	s->arch.resv = false;
+	for (tries = 0; tries < 4; tries++) {
+		if (!classify_at(regs->nip, &d) || !d.larx)
+			return;
+		if (!itrace_ppc_emulate_resv(s, regs)) {
+			s->arch.resv = s->mode == ITRACE_MODE_INSN;
+			return;
+		}
+		s->prev_ip = regs->nip;
+	}
+}
+
 int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 		     bool rearm)
 {
 	struct die_args *a = data;
 	struct pt_regs *regs = a->regs;
-	struct itrace_ppc_insn d;
 
 	s->steps++;
 	if (log) {
@@ -194,8 +216,7 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 	}
 	s->prev_ip = regs->nip;
 	if (rearm) {
-		s->arch.resv = s->mode == ITRACE_MODE_INSN &&
-			       classify_at(regs->nip, &d) && d.larx;
+		resv_window(s, regs);
 		itrace_ppc_set_trace(s, regs);
 	} else {
 		itrace_ppc_clear_trace(regs);

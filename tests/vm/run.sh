@@ -45,3 +45,9 @@ fi
 want bad_input && vmtest bad_input
 want running && vmtest running "$b/tp_spin"
 want overflow && vmtest overflow
+if want atomic; then
+	rm -f "$b/logs/atomic-insn.log"
+	vmtest atomic "$b/logs"
+	python3 "$top/tests/vm/trace_check.py" --chain "$b/tp_atomic" \
+		"$b/logs/atomic-insn.log" | sed 's/^PASS /PASS atomic insn: /;s/^FAIL /FAIL atomic insn: /'
+fi

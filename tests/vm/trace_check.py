@@ -15,6 +15,7 @@ one trap per instruction, none for a syscall (its record is replayed),
 and one per iteration of a rep string instruction (one record).
 
 usage: trace_check.py BINARY K INSN_LOG BLOCK_LOG
+       trace_check.py --chain BINARY LOG   (objdump agreement and chain only)
 """
 import re
 import subprocess
@@ -143,13 +144,35 @@ def check_record(insns, kind, frm, to):
     return f'{kind} 0x{frm:x}->0x{to:x} vs objdump "{mnem}" len {length}'
 
 
-def main():
+def chain_only(binary, log):
+    """Every record agrees with objdump and the records chain."""
+    insns = objdump(binary)
+    recs = read_log(log)
+    result(len(recs) > 0, f'{log}: log not empty')
+    bad = [why for r in recs
+           for why in [check_record(insns, r[1], r[2], r[3])] if why]
+    result(not bad, f'all {len(recs)} records agree with objdump',
+           '; '.join(bad[:5]))
+    gaps = [(a, b) for a, b in zip(recs, recs[1:]) if a[3] != b[2]]
+    result(not gaps, 'records chain (each to == next from)',
+           '; '.join(f'{a[3]:#x} then {b[2]:#x}' for a, b in gaps[:5]))
+    return 1 if failed else 0
+
+
+def set_arch(binary):
     global ARCH
-    binary, k, insn_log, block_log = sys.argv[1], int(sys.argv[2]), \
-        sys.argv[3], sys.argv[4]
     with open(binary, 'rb') as f:
         hdr = f.read(20)
     ARCH = 'ppc64le' if hdr[18] == 21 else 'x86_64'    # e_machine EM_PPC64
+
+
+def main():
+    if sys.argv[1] == '--chain':
+        set_arch(sys.argv[2])
+        return chain_only(sys.argv[2], sys.argv[3])
+    binary, k, insn_log, block_log = sys.argv[1], int(sys.argv[2]), \
+        sys.argv[3], sys.argv[4]
+    set_arch(binary)
     insns = objdump(binary)
     syms = nm(binary)
     def in_func(name, cls):

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Running a larx..stcx. window without trapping inside it. A trace
+ * interrupt between the two kills the reservation (the interrupt return
+ * path clears it with a dummy stdcx.), so a stepped stcx. always fails
+ * and the program retries forever. When a traced task is about to
+ * execute a larx, the trap handler emulates the window instead: the
+ * larx becomes a load, the instructions up to the stcx. are evaluated
+ * with the kernel's analyse_instr() on a copy of the registers, and the
+ * stcx. becomes a compare-and-swap against the loaded value, which
+ * succeeds exactly when nobody stored a different value in between.
+ * Every emulated instruction is logged as if it had been stepped.
+ *
+ * Trap context: no sleeping; user memory is touched with page faults
+ * disabled, and any fault or unsupported instruction abandons the
+ * emulation before anything was changed.
+ */
+#include <linux/kdebug.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <asm/futex.h>
+#include <asm/inst.h>
+#include <asm/sstep.h>
+#include "../../kdb-itrace/itrace.h"
+#include "../../kdb-itrace/kind.h"
+#include "insn_class.h"
+#include "ppc.h"
+
+/* Instructions emulated per window, retries included. */
+#define RESV_MAX_INSNS	64
+
+struct resv_rec {
+	unsigned long from;
+	unsigned long to;
+	u8 kind;
+};
+
+/* Too big for the trap stack; preemption is off while it is in use. */
+struct resv_scratch {
+	struct pt_regs regs;
+	struct resv_rec recs[RESV_MAX_INSNS];
+};
+
+static DEFINE_PER_CPU(struct resv_scratch, resv_scratch);
+
+static int cas64_user(u64 __user *uaddr, u64 old, u64 new, u64 *cur)
+{
+	int ret = 0;
+	u64 prev;
+
+	if (!user_access_begin(uaddr, sizeof(u64)))
+		return -EFAULT;
+	__asm__ __volatile__ (
+		PPC_ATOMIC_ENTRY_BARRIER
+"1:	ldarx	%1,0,%3\n"
+"	cmpd	0,%1,%4\n"
+"	bne-	3f\n"
+"2:	stdcx.	%5,0,%3\n"
+"	bne-	1b\n"
+		PPC_ATOMIC_EXIT_BARRIER
+"3:	.section .fixup,\"ax\"\n"
+"4:	li	%0,%6\n"
+"	b	3b\n"
+"	.previous\n"
+		EX_TABLE(1b, 4b)
+		EX_TABLE(2b, 4b)
+		: "+r" (ret), "=&r" (prev), "+m" (*uaddr)
+		: "r" (uaddr), "r" (old), "r" (new), "i" (-EFAULT)
+		: "cc", "memory");
+	user_access_end();
+	*cur = prev;
+	return ret;
+}
+
+/* The stcx.: store @new at @ea if it still holds @old. */
+static int store_conditional(unsigned long ea, int size, u64 old, u64 new,
+			     bool *stored)
+{
+	int ret;
+
+	pagefault_disable();
+	if (size == 4) {
+		u32 cur;
+
+		ret = futex_atomic_cmpxchg_inatomic(&cur, (u32 __user *)ea,
+						    (u32)old, (u32)new);
+		*stored = !ret && cur == (u32)old;
+	} else {
+		u64 cur;
+
+		ret = cas64_user((u64 __user *)ea, old, new, &cur);
+		*stored = !ret && cur == old;
+	}
+	pagefault_enable();
+	return ret;
+}
+
+/*
+ * Emulate from @regs->nip (a larx) until the reservation is resolved: the
+ * stcx. ran, or a taken branch left the window. On success @regs is
+ * updated, the records are emitted, and true is returned; on anything
+ * unexpected nothing changes and false is returned. @r and @recs are
+ * scratch space.
+ */
+static bool emulate(struct itrace_slot *s, struct pt_regs *regs,
+		    struct pt_regs *r, struct resv_rec *recs)
+{
+	unsigned long ea = 0, ip;
+	struct instruction_op op;
+	int size = 0, n, nrec = 0, i;
+	bool held = false, done = false;
+	u64 loaded = 0;
+	u32 w;
+
+	memcpy(r, regs, sizeof(*r));
+	for (n = 0; n < RESV_MAX_INSNS && !done; n++) {
+		ip = r->nip;
+		if (!itrace_ppc_fetch(ip, &w) || (w >> 26) == 1)
+			return false;
+		if (analyse_instr(&op, r, ppc_inst(w)) < 0)
+			return false;
+		recs[nrec].from = ip;
+		recs[nrec].to = ip + 4;
+		recs[nrec].kind = ITRACE_K_INSN;
+		switch (GETTYPE(op.type)) {
+		case LARX:
+			size = GETSIZE(op.type);
+			ea = op.ea;
+			if ((size != 4 && size != 8) || (ea & (size - 1)))
+				return false;
+			loaded = 0;
+			if (copy_from_user_nofault(&loaded, (void __user *)ea,
+						   size))
+				return false;
+			if (size == 4)
+				loaded = (u32)loaded;
+			r->gpr[op.reg] = loaded;
+			held = true;
+			break;
+		case STCX: {
+			bool stored;
+			u64 val = size == 4 ? (u32)op.val : op.val;
+
+			if (!held || op.ea != ea || GETSIZE(op.type) != size ||
+			    store_conditional(ea, size, loaded, val, &stored))
+				return false;
+			r->ccr = (r->ccr & 0x0fffffff) |
+				 (stored ? 0x20000000 : 0) |
+				 ((r->xer >> 3) & 0x10000000);
+			held = false;
+			done = true;
+			break;
+		}
+		case COMPUTE:
+			if (op.type & SETREG)
+				r->gpr[op.reg] = op.val;
+			if (op.type & SETCC)
+				r->ccr = op.ccval;
+			if (op.type & SETXER)
+				r->xer = op.xerval;
+			break;
+		case BRANCH: {
+			struct itrace_ppc_insn d;
+
+			if (op.type & SETLK)
+				r->link = ip + 4;
+			if (op.type & DECCTR)
+				r->ctr--;
+			if (op.type & BRTAKEN) {
+				recs[nrec].to = op.val;
+				/* out of the window, or back to its larx */
+				done = true;
+			}
+			if (itrace_ppc_classify(w, 0, &d))
+				return false;
+			if (recs[nrec].to == ip + 4 && d.cond)
+				recs[nrec].kind = ITRACE_K_JCC_NT;
+			else
+				recs[nrec].kind = d.kind;
+			break;
+		}
+		case BARRIER:
+			break;	/* a barrier's effect is kept by the real CAS */
+		default:
+			return false;
+		}
+		r->nip = recs[nrec++].to;
+	}
+	if (!done)
+		return false;
+	for (i = 0; i < 32; i++)
+		regs->gpr[i] = r->gpr[i];
+	regs->ccr = r->ccr;
+	regs->xer = r->xer;
+	regs->ctr = r->ctr;
+	regs->link = r->link;
+	regs_set_return_ip(regs, r->nip);
+	for (i = 0; i < nrec; i++)
+		itrace_emit(s, recs[i].kind, recs[i].from, recs[i].to);
+	return true;
+}
+
+bool itrace_ppc_emulate_resv(struct itrace_slot *s, struct pt_regs *regs)
+{
+	struct resv_scratch *sc = get_cpu_ptr(&resv_scratch);
+	bool ok = emulate(s, regs, &sc->regs, sc->recs);
+
+	put_cpu_ptr(&resv_scratch);
+	return ok;
+}
