@@ -108,8 +108,3 @@ void itrace_arch_disarm_stopped(struct task_struct *p)
 void itrace_arch_fork_child(struct task_struct *child)
 {
 }
-
-bool itrace_arch_status(char *buf, size_t len)
-{
-	return false;
-}

@@ -31,6 +31,32 @@
 /* Syscalls remembered during one branch-trace scan. */
 #define SCAN_SYSCALLS		4
 
+/*
+ * How CFAR compared with the branch the words say ran: for branch-trace
+ * (MSR_BE) traps and for single-step traps after a taken branch. Shown
+ * by `itrace status`; the VM tests report them.
+ */
+static atomic_long_t cfar_be_ok, cfar_be_bad, cfar_se_ok, cfar_se_bad;
+
+static void cfar_check(struct pt_regs *regs, unsigned long src,
+		       atomic_long_t *ok, atomic_long_t *bad)
+{
+	if (cpu_has_feature(CPU_FTR_CFAR))
+		atomic_long_inc(regs->orig_gpr3 == src ? ok : bad);
+}
+
+bool itrace_arch_status(char *buf, size_t len)
+{
+	if (!cpu_has_feature(CPU_FTR_CFAR))
+		return false;
+	snprintf(buf, len, "CFAR matched the branch: branch trace %ld/%ld, single step %ld/%ld",
+		 atomic_long_read(&cfar_be_ok),
+		 atomic_long_read(&cfar_be_ok) + atomic_long_read(&cfar_be_bad),
+		 atomic_long_read(&cfar_se_ok),
+		 atomic_long_read(&cfar_se_ok) + atomic_long_read(&cfar_se_bad));
+	return true;
+}
+
 bool itrace_arch_is_step_trap(unsigned long val, void *data)
 {
 	struct die_args *a = data;
@@ -78,8 +104,8 @@ static void log_branch(struct itrace_slot *s, unsigned long ip,
  * sc/scv are not traced and the rfid back to user only traps after the
  * following instruction: replay that one from its word.
  */
-static void log_step(struct itrace_slot *s, unsigned long from,
-		     unsigned long to)
+static void log_step(struct itrace_slot *s, struct pt_regs *regs,
+		     unsigned long from, unsigned long to)
 {
 	struct itrace_ppc_insn d;
 	int chain;
@@ -103,6 +129,8 @@ static void log_step(struct itrace_slot *s, unsigned long from,
 				    ITRACE_K_ASYNC, from, to);
 			return;
 		default:
+			if (to != next && !chain)
+				cfar_check(regs, from, &cfar_se_ok, &cfar_se_bad);
 			log_branch(s, from, &d, to);
 			return;
 		}
@@ -148,6 +176,8 @@ static void log_block(struct itrace_slot *s, struct pt_regs *regs,
 			break;
 		}
 	}
+	if (src)
+		cfar_check(regs, src, &cfar_be_ok, &cfar_be_bad);
 	if (cpu_has_feature(CPU_FTR_CFAR)) {
 		unsigned long cfar = regs->orig_gpr3;
 
@@ -212,7 +242,7 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 			log_block(s, regs, s->prev_ip, regs->nip,
 				  s->mode == ITRACE_MODE_INSN);
 		else
-			log_step(s, s->prev_ip, regs->nip);
+			log_step(s, regs, s->prev_ip, regs->nip);
 	}
 	s->prev_ip = regs->nip;
 	if (rearm) {

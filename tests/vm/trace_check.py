@@ -32,29 +32,40 @@ RAW = re.compile(r'^(\d+) (\d+) (\d+) ([a-z-]+) 0x([0-9a-f]+) 0x([0-9a-f]+)$')
 TRANSFER = {'jcc', 'jmp', 'call', 'ret', 'icall', 'ijmp', 'syscall', 'int',
             'iret', 'far', 'async'}
 X86_JCC = re.compile(r'^(j(?!mp)[a-z]+|loop[a-z]*|jrcxz|jecxz)$')
-PPC_UNCOND = {'b', 'ba', 'bl', 'bla', 'blr', 'blrl', 'bctr', 'bctrl'}
+PPC_COND = re.compile(r'^b(dnzf|dnzt|dzf|dzt|dnz|dz|lt|le|eq|ge|gt|nl|ne|ng|'
+                      r'so|ns|un|nu|f|t|c)(lrl|lr|ctrl|ctr|tarl|tar|la|l|a)?$')
 
 
 def mclass(mnem):
-    """Branch class of a mnemonic: call/ret/jmp/jcc/syscall/None."""
+    """Branch class of a mnemonic: call/icall/ret/jmp/ijmp/jcc/syscall."""
     if ARCH == 'x86_64':
+        base = mnem.split('*')[0]
+        if mnem in ('call*', 'jmp*'):
+            return 'i' + base
         if mnem in ('call', 'ret', 'jmp', 'syscall'):
             return mnem
         return 'jcc' if X86_JCC.match(mnem) else None
     m = mnem.rstrip('+-')
-    if m in ('bl', 'bla'):
-        return 'call'
-    if m == 'blr':
-        return 'ret'
-    if m in ('b', 'ba'):
-        return 'jmp'
-    if m == 'sc':
-        return 'syscall'
-    if m.startswith('b') and m not in PPC_UNCOND and not m.startswith('bc'):
-        return 'jcc'
-    if m.startswith('bc') and m not in PPC_UNCOND:
-        return 'jcc'
-    return None
+    simple = {'b': 'jmp', 'ba': 'jmp', 'bl': 'call', 'bla': 'call',
+              'blr': 'ret', 'bctr': 'ijmp', 'bctrl': 'icall',
+              'blrl': 'icall', 'sc': 'syscall', 'scv': 'syscall'}
+    if m in simple:
+        return simple[m]
+    c = PPC_COND.match(m)
+    if not c:
+        return None
+    return {None: 'jcc', 'a': 'jcc', 'l': 'call', 'la': 'call',
+            'lr': 'ret', 'lrl': 'icall', 'ctr': 'ijmp', 'ctrl': 'icall',
+            'tar': 'ijmp', 'tarl': 'icall'}[c.group(2)]
+
+
+def is_cond(mnem):
+    """May the branch fall through?"""
+    if ARCH == 'x86_64':
+        return bool(X86_JCC.match(mnem))
+    return bool(PPC_COND.match(mnem.rstrip('+-')))
+
+
 failed = 0
 
 
@@ -87,8 +98,10 @@ def objdump(binary):
                                      'ds', 'rex.W', 'rex'):
             words = words[1:]
         mnem = words[0] if words else ''
+        if len(words) > 1 and words[1].startswith('*'):
+            mnem += '*'     # x86 indirect call/jmp
         target = None
-        t = re.search(r'\s([0-9a-f]+) <', text)
+        t = re.search(r'[\s,]([0-9a-f]+) <', text)
         if t:
             target = int(t.group(1), 16)
         insns[addr] = (nbytes, mnem, target)
@@ -128,13 +141,13 @@ def check_record(insns, kind, frm, to):
     if kind == 'insn':
         ok = to == nxt and c is None
     elif kind == 'jcc-nt':
-        ok = c == 'jcc' and to == nxt
+        ok = is_cond(mnem) and to == nxt
     elif kind == 'jcc':
         ok = c == 'jcc' and to == target
     elif kind in ('call', 'jmp'):
         ok = c == kind and to == target
-    elif kind == 'ret':
-        ok = c == 'ret'
+    elif kind in ('ret', 'icall', 'ijmp'):
+        ok = c == kind
     elif kind == 'syscall':
         ok = c == 'syscall' and to == nxt
     else:
@@ -262,6 +275,33 @@ def main():
            f'block: log equals the {len(want)} transfers of the insn log',
            f'got {len(got)} records; first difference at '
            f'{next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))}')
+    bsteps, bnrec = map(int, open(block_log.replace('.log', '.counts'))
+                        .read().split())
+    if ARCH == 'ppc64le':
+        # MSR_BE traps after every branch, taken or not; sc is untraced
+        nt = len([r for r in recs if r[1] == 'jcc-nt'])
+        taken = len([r for r in brecs if r[1] != 'syscall'])
+        result(bsteps == taken + nt and bsteps < steps,
+               f'block: {bsteps} traps = {taken} taken + {nt} not-taken '
+               f'branches (branch trace reports both), vs {steps} in insn '
+               f'mode', f'{bsteps} block traps')
+        # CFAR holds the last *taken* branch: "ok/total" counters
+        # (cumulative over both runs) from `itrace status`
+        ci = list(map(int, open(insn_log.replace('.log', '.cfar')).read()
+                      .split()))
+        cb = list(map(int, open(block_log.replace('.log', '.cfar')).read()
+                      .split()))
+        be_ok, be_all = cb[0] - ci[0], cb[1] - ci[1]
+        result(ci[2] == ci[3] and ci[3] > 0,
+               f'insn: CFAR named the branch on all {ci[3]} single-step '
+               'traps after a taken branch', f'{ci}')
+        result(be_ok == taken and be_all == bsteps,
+               f'block: CFAR named the branch on the {taken} taken-branch '
+               f'traps, not on the {nt} not-taken ones', f'{cb} - {ci}')
+    else:
+        result(bsteps == steps,
+               'block: software block step takes the insn-mode traps '
+               f'({steps})', f'{bsteps} block traps')
     return 1 if failed else 0
 
 
