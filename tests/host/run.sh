@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Host unit tests of the pure-C parts, built with the kernel's warning
-# flags: parser, ring, formatter, x86 decoder; then the decoder against
-# objdump over real code. Prints PASS/FAIL lines for tests/run-all.sh.
+# flags: parser, ring, formatter, x86 decoder, ppc classifier; then the
+# decoder and the classifier against objdump over real code. Prints
+# PASS/FAIL lines for tests/run-all.sh.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/qemu/lib.sh"
@@ -44,6 +45,11 @@ summaries() {
 	/^x86-decode: [^ ]+: [0-9]+ insns compared, 0 length mismatches, 0 class mismatches/ {
 		print "PASS x86-decode agrees with objdump on " $2 " " $3 " instructions"; next }
 	/^x86-decode: [^ ]+: [0-9]+ insns compared/ { print "FAIL " $0; next }
+	/^ppc-class unit: [0-9]+ passed, 0 failed$/ { next }	# has PASS lines
+	/^ppc-class unit:/ { print "FAIL " $0; next }
+	/^ppc-class: [^ ]+: [0-9]+ insns compared, 0 kind mismatches, 0 field mismatches/ {
+		print "PASS ppc-class agrees with objdump on " $2 " " $3 " instructions"; next }
+	/^ppc-class: [^ ]+: [0-9]+ insns compared/ { print "FAIL " $0; next }
 	{ print }'
 }
 unit test_x86_block_scan "$top/tests/host/test_x86_block_scan.c" \
@@ -51,3 +57,6 @@ unit test_x86_block_scan "$top/tests/host/test_x86_block_scan.c" \
 unit test_x86_decode "$top/tests/host/test_x86_decode.c" \
 	"$top/arch/x86/insn_decode.c" | summaries
 "$top/tests/host/run_x86_objdump.sh" | summaries
+unit test_ppc_class "$top/tests/host/test_ppc_class.c" \
+	"$top/arch/powerpc/insn_class.c" | summaries
+"$top/tests/host/run_ppc_objdump.sh" | summaries
