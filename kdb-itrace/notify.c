@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Die-notifier glue: the one place step traps enter the module. It runs
- * at the lowest priority so kgdb, hw_breakpoint and uprobes see their own
- * traps first, and claims only traps of tasks in our table that we armed.
+ * Die-notifier glue: the one place step traps enter the module. It claims
+ * only user-mode step traps of tasks in our table that we armed, and runs
+ * after hw_breakpoint (INT_MAX) and uprobes (INT_MAX - 1), which claim
+ * their own, but before kgdb (0): while kdb single-steps the kernel
+ * (`ss`), kgdb's x86 notifier takes *every* user-mode step trap on any
+ * CPU for its own, clears TF from that task's registers and so would
+ * silently end our tracing.
  */
 #include <linux/kdebug.h>
 #include <linux/notifier.h>
@@ -37,7 +41,7 @@ static int itrace_die(struct notifier_block *nb, unsigned long val,
 
 static struct notifier_block itrace_die_nb = {
 	.notifier_call = itrace_die,
-	.priority = -1,
+	.priority = 1,
 };
 
 int itrace_notify_init(void)

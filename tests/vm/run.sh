@@ -45,6 +45,7 @@ fi
 want bad_input && vmtest bad_input
 want running && vmtest running "$b/tp_spin"
 want overflow && vmtest overflow
+want kdb_ss && vmtest kdb_ss "$b/tp_spin"
 if want atomic; then
 	rm -f "$b/logs/atomic-insn.log"
 	vmtest atomic "$b/logs"
