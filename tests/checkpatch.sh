@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Style gate for the kernel-side sources: checkpatch.pl --strict from the
-# test kernel's own source tree (one PASS/FAIL per file), and a W=1 and
-# sparse (C=2) build of the module that must print no warning.
+# test kernel's own source tree (one PASS/FAIL per file), and W=1 and
+# sparse (C=2) builds of the module for every arch in $ITRACE_ARCHES that
+# must print no warning.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/qemu/lib.sh"
 
 need_pkgs sparse
-kdir=$("$top/scripts/qemu/build-kernel.sh") || { echo "FAIL style: no kernel"; exit 1; }
+ITRACE_ARCHES=${ITRACE_ARCHES:-x86_64 ppc64le}
+"$top/scripts/qemu/build-kernel.sh" >/dev/null || { echo "FAIL style: no kernel"; exit 1; }
 src=$(kernel_src_dir)
 cd "$top" || exit 1
 for f in kdb-itrace/*.[ch] arch/*/*.[ch]; do
@@ -22,18 +24,29 @@ for f in kdb-itrace/*.[ch] arch/*/*.[ch]; do
 	fi
 done
 
-# Force a rebuild of our objects so every warning shows again.
-build_clean() { # build_clean NAME MAKEARGS...
-	local name=$1 log
-	shift
-	make -C "$kdir" M="$top" clean >/dev/null 2>&1
-	log=$(make -C "$kdir" M="$top" "$@" modules 2>&1)
+# Build a fresh copy of the sources per arch so every warning shows again
+# and the arches do not clobber each other's objects.
+build_clean() { # build_clean ARCH NAME MAKEARGS...
+	local arch=$1 name=$2 kdir d log
+	shift 2
+	kdir=$(ITRACE_ARCH=$arch "$top/scripts/qemu/build-kernel.sh") ||
+		{ echo "FAIL [$arch] module builds clean with $name: no kernel"; return; }
+	d="$top/build/$arch/style"
+	rm -rf "$d"
+	mkdir -p "$d"
+	(cd "$top" && find Kbuild kdb-itrace arch -name Kbuild -o -name '*.[ch]' |
+		cpio -pdm --quiet "$d")
+	log=$(ITRACE_ARCH=$arch; . "$top/scripts/qemu/lib.sh"
+	      make -C "$kdir" M="$d" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" \
+		"$@" modules 2>&1)
 	if [ $? -eq 0 ] && ! grep -qiE 'warning|error' <<<"$log"; then
-		echo "PASS module builds clean with $name"
+		echo "PASS [$arch] module builds clean with $name"
 	else
-		echo "FAIL module builds clean with $name"
+		echo "FAIL [$arch] module builds clean with $name"
 		grep -iE 'warning|error' <<<"$log" | head -10 | sed 's/^/    /'
 	fi
 }
-build_clean "W=1" W=1
-build_clean "W=1 C=2 (sparse)" W=1 C=2
+for arch in $ITRACE_ARCHES; do
+	build_clean "$arch" "W=1" W=1
+	build_clean "$arch" "W=1 C=2 (sparse)" W=1 C=2
+done

@@ -3,6 +3,7 @@
 # `make check`: runs every test group (host unit tests, style, VM tests),
 # echoes their PASS/FAIL lines and ends with one "N passed, N failed"
 # line. With an argument, only that group: host | style | vm.
+# ITRACE_ARCHES (default "x86_64 ppc64le") picks the arches.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 groups=${*:-host style vm}
@@ -15,7 +16,9 @@ for g in $groups; do
 	case $g in
 	host)	"$top/tests/host/run.sh" ;;
 	style)	"$top/tests/checkpatch.sh" ;;
-	vm)	"$top/tests/vm/run.sh" ;;
+	vm)	for a in ${ITRACE_ARCHES:-x86_64 ppc64le}; do
+			ITRACE_ARCH=$a "$top/tests/vm/run.sh"
+		done ;;
 	*)	echo "FAIL unknown test group '$g'" ;;
 	esac 2>&1 | tee -a "$out" | grep -E '^(FAIL|#|\[itrace\])' >&2
 done

@@ -52,8 +52,7 @@ static int cas64_user(u64 __user *uaddr, u64 old, u64 new, u64 *cur)
 
 	if (!user_access_begin(uaddr, sizeof(u64)))
 		return -EFAULT;
-	__asm__ __volatile__ (
-		PPC_ATOMIC_ENTRY_BARRIER
+	__asm__ __volatile__ (PPC_ATOMIC_ENTRY_BARRIER
 "1:	ldarx	%1,0,%3\n"
 "	cmpd	0,%1,%4\n"
 "	bne-	3f\n"
