@@ -3,20 +3,30 @@
 #
 #   make                 module for the project's own test kernel
 #   make KDIR=/path      module for your kdb-enabled kernel build dir
+#                        (pass ARCH=/CROSS_COMPILE= as for that kernel)
 #   make vm              boot the plugin in a VM at a kdb-ready shell
-#   make check           every test; ends with "N passed, N failed"
+#   make vm ARCH=ppc64le the same on POWER9 (pseries, qemu TCG)
+#   make check           every test, both arches; ends with
+#                        "N passed, N failed"
 #   make checkpatch      scripts/checkpatch.pl --strict on our sources
 #   make sparse          the module built with C=1 (sparse)
 #   make clean
 #
 # ITRACE_ARCH=x86_64 (default) selects the test kernel and VM arch.
 
-ITRACE_ARCH ?= x86_64
+# ARCH=ppc64le selects the POWER test kernel and VM (kbuild's own ARCH
+# is then set for the sub-make).
+ITRACE_ARCH ?= $(if $(filter ppc64le,$(ARCH)),ppc64le,x86_64)
 export ITRACE_ARCH
 Q := scripts/qemu
 
 ifeq ($(KDIR),)
 KDIR_CMD = $$($(Q)/build-kernel.sh)
+ifeq ($(ITRACE_ARCH),ppc64le)
+KARGS := ARCH=powerpc CROSS_COMPILE=powerpc64le-linux-gnu-
+else
+KARGS := ARCH=x86
+endif
 else
 KDIR_CMD = $(KDIR)
 endif
@@ -26,7 +36,7 @@ endif
 all: module
 
 module:
-	@kdir=$(KDIR_CMD) && $(MAKE) -C "$$kdir" M=$(CURDIR) W=1 modules
+	@kdir=$(KDIR_CMD) && $(MAKE) -C "$$kdir" M=$(CURDIR) $(KARGS) W=1 modules
 
 vm:
 	@$(Q)/vm.sh
@@ -44,7 +54,7 @@ checkpatch:
 	@tests/checkpatch.sh
 
 sparse:
-	@kdir=$(KDIR_CMD) && $(MAKE) -C "$$kdir" M=$(CURDIR) W=1 C=2 modules
+	@kdir=$(KDIR_CMD) && $(MAKE) -C "$$kdir" M=$(CURDIR) $(KARGS) W=1 C=2 modules
 
 clean:
 	@kdir=$$(ls -d $${ITRACE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/kdb-itrace}/kernel/$(ITRACE_ARCH)-* 2>/dev/null | head -1); \

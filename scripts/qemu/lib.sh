@@ -3,6 +3,9 @@
 # installation, per-arch settings. Sourced, never run.
 
 ITRACE_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# Called from `make vm ARCH=ppc64le`: that ARCH is not kbuild's; every
+# kernel make here sets ARCH itself.
+unset MAKEFLAGS MAKEOVERRIDES MFLAGS ARCH
 ITRACE_ARCH=${ITRACE_ARCH:-x86_64}
 ITRACE_CACHE=${ITRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kdb-itrace}
 
