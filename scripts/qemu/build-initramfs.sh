@@ -19,9 +19,10 @@
 # The archive only depends on its inputs (fixed mtimes, sorted names,
 # root ownership, gzip -n), so identical inputs give identical bytes.
 #
-# Env: BUSYBOX  static busybox for the target arch (default /bin/busybox
-#               from Debian's busybox-static, right for x86_64 only; for
-#               ppc64le pass a ppc64el busybox-static binary).
+# Env: BUSYBOX  static busybox for the target arch (default: what
+#               busybox.sh prints: /bin/busybox from Debian's busybox-static
+#               on x86_64, Debian's busybox-static:ppc64el fetched with
+#               apt-get download into $ITRACE_CACHE/busybox/ on ppc64le).
 #      ITRACE_WORK  scratch dir (default $ITRACE_CACHE/work).
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -47,10 +48,8 @@ done
 [ -n "$out" ] || usage
 
 if [ -z "${BUSYBOX:-}" ]; then
-	[ "$ITRACE_ARCH" = x86_64 ] ||
-		die "set BUSYBOX to a static $ITRACE_ARCH busybox binary"
-	need_pkgs busybox-static
-	BUSYBOX=/bin/busybox
+	BUSYBOX=$("$(dirname "$0")/busybox.sh") ||
+		die "no static $ITRACE_ARCH busybox (set BUSYBOX to one)"
 fi
 need_pkgs cpio gzip
 [ -x "$BUSYBOX" ] || die "BUSYBOX=$BUSYBOX is not an executable"
@@ -58,6 +57,14 @@ need_pkgs cpio gzip
 if command -v file >/dev/null &&
 	! file -L "$BUSYBOX" | grep -q 'statically linked'; then
 	die "BUSYBOX=$BUSYBOX is not statically linked"
+fi
+# ...and one for another cpu the same ("Kernel panic - not syncing: No
+# working init found").
+if command -v file >/dev/null; then
+	case "$ITRACE_ARCH:$(file -L "$BUSYBOX")" in
+	x86_64:*x86-64* | ppc64le:*64-bit\ LSB*PowerPC*) ;;
+	*) die "BUSYBOX=$BUSYBOX is not built for $ITRACE_ARCH: $(file -L "$BUSYBOX")" ;;
+	esac
 fi
 if [ -n "$module" ]; then
 	[ -f "$module" ] || die "module $module not found"
@@ -118,8 +125,8 @@ echo ITRACE-VM-READY
 # Ctrl-C kills the foreground child and not the shell.
 PS1='vm# ' setsid cttyhack sh -i
 # PID 1 must not exit (that panics, and the panic waits in kdb). The
-# kernel has no ACPI, so poweroff would only halt; a reboot ends qemu
-# because run-vm.sh passes -no-reboot.
+# x86_64 kernel has no ACPI, so poweroff would only halt; a reboot ends
+# qemu on every arch because run-vm.sh passes -no-reboot.
 echo "ITRACE-VM: shell exited, rebooting (qemu -no-reboot exits)"
 reboot -f
 EOF

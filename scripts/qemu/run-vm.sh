@@ -10,7 +10,9 @@
 #   --initrd PATH     initramfs to boot (default: build one for this run with
 #                     build-initramfs.sh, containing --module if given)
 #   --module PATH.ko  module to put in the default initramfs; insmod'ed at
-#                     boot (default: $ITRACE_TOP/kdb_itrace.ko if it exists)
+#                     boot (default: the first of build/$ITRACE_ARCH/module/
+#                     kdb_itrace.ko (prepare.sh) and $ITRACE_TOP/kdb_itrace.ko
+#                     that exists and is built for $ITRACE_ARCH)
 #   --no-module       default initramfs without any module
 #   --append "ARGS"   extra kernel command line (after the defaults, so e.g.
 #                     "loglevel=7" overrides "quiet"; "kdb_itrace.P=V" is
@@ -21,6 +23,13 @@
 #                     interactive console; must be the last option
 #
 # Env: ITRACE_SMP  number of guest cpus (default 2)
+#      ITRACE_TCG_THREAD  multi (qemu's default: one host thread per guest
+#                     cpu) or single (all guest cpus on one host thread);
+#                     on ppc64le this trades one kdb roundup race for
+#                     another, see vm__sreset_fail in itrace.exp
+#      ITRACE_PPC_FW  ppc64le firmware: vof (default; qemu's minimal Virtual
+#                     Open Firmware, boot to shell ~1.5 s) or slof (the full
+#                     SLOF, ~7 s: probes vscsi/pci/usb, formats the NVRAM)
 #
 # Every run gets its own directory $ITRACE_CACHE/work/runs/<stamp>-<name>-<pid>
 # (symlink .../runs/latest) holding:
@@ -39,14 +48,20 @@
 # Kernel command line, deliberately:
 #   console=$CONSOLE kgdboc=$CONSOLE  kdb shares the one serial line with
 #                     the console and the shell (no second port to juggle)
-#   nokaslr           stable kernel addresses across boots, so addresses in
-#                     kdb output can be compared with System.map and between
-#                     runs (today's config has no RANDOMIZE_BASE: a no-op then)
-#   panic=-1 oops=panic  an oops first enters kdb (kgdb's die notifier;
-#                     the tests see "Entering kdb ... due to Oops"); a panic
+#   nokaslr           (x86_64) stable kernel addresses across boots, so
+#                     addresses in kdb output can be compared with System.map
+#                     and between runs (today's config has no RANDOMIZE_BASE:
+#                     a no-op then). ppc64 Book3S has no KASLR at all: there
+#                     the word would only be handed to /init as an argument
+#   panic=-1 oops=panic  an oops first enters kdb (x86: kgdb's die notifier,
+#                     ppc64le: die() calls kgdb's debugger hook; the banner
+#                     is "Entering kdb ... on processor N Oops: MSG" then
+#                     "due to oops @ IP"); a panic
 #                     does not (kgdb_panic() stands back when panic_timeout
-#                     is set): the VM reboots at once and -no-reboot turns
-#                     that into qemu exiting (eof), never a hang in kdb
+#                     is set): x86 reboots at once and -no-reboot turns that
+#                     into qemu exiting; pseries calls RTAS ibm,os-term and
+#                     qemu exits ("OS terminated: OS panic: ..."). Either
+#                     way the test sees eof, never a hang in kdb
 #   quiet             the boot log over an emulated UART costs time on every
 #                     boot and is noise in the transcript; kdb output is not
 #                     affected (kdb prints directly), sysrq headers still
@@ -99,6 +114,19 @@ else
 fi
 [ -f "$kernel" ] || die "kernel image $kernel not found"
 
+# ko_for_arch FILE: is FILE a little-endian ELF for $ITRACE_ARCH? (The
+# in-tree kdb_itrace.ko is whatever arch was built there last.)
+ko_for_arch() {
+	local want
+	case "$ITRACE_ARCH" in
+	x86_64) want=62 ;;  # EM_X86_64
+	ppc64le) want=21 ;; # EM_PPC64
+	esac
+	[ "$(head -c 4 "$1" | od -An -c | tr -d ' ')" = '177ELF' ] &&
+		[ "$(od -An -tu1 -j5 -N1 "$1" | tr -d ' ')" = 1 ] &&
+		[ "$(od -An -tu2 -j18 -N2 "$1" | tr -d ' ')" = "$want" ]
+}
+
 # One directory per run: parallel runs never share files.
 name=interactive
 [ -z "$script" ] || name=$(basename "$script" .exp)
@@ -108,11 +136,21 @@ mkdir -p "$rundir"
 ln -sfn "$(basename "$rundir")" "$runs/latest"
 
 if [ -z "$initrd" ]; then
-	if [ -z "$module" ] && [ $no_module -eq 0 ] &&
-		[ -f "$ITRACE_TOP/kdb_itrace.ko" ]; then
-		module=$ITRACE_TOP/kdb_itrace.ko
+	if [ -z "$module" ] && [ $no_module -eq 0 ]; then
+		for m in "$ITRACE_TOP/build/$ITRACE_ARCH/module/kdb_itrace.ko" \
+			"$ITRACE_TOP/kdb_itrace.ko"; do
+			if [ -f "$m" ] && ko_for_arch "$m"; then
+				module=$m
+				break
+			fi
+			[ ! -f "$m" ] || say "not using $m: not built for $ITRACE_ARCH"
+		done
+	elif [ -n "$module" ] && [ $no_module -eq 0 ]; then
+		[ -f "$module" ] || die "module $module not found"
+		ko_for_arch "$module" || die "module $module is not built for $ITRACE_ARCH"
 	fi
 	[ $no_module -eq 0 ] || module=
+	say "module: ${module:-none}"
 	initrd=$rundir/initramfs.cpio.gz
 	ITRACE_WORK=$rundir "$here/build-initramfs.sh" "$initrd" \
 		${module:+--module "$module"}
@@ -121,7 +159,9 @@ elif [ -n "$module" ]; then
 fi
 [ -f "$initrd" ] || die "initrd $initrd not found"
 
-cmdline="console=$CONSOLE kgdboc=$CONSOLE nokaslr panic=-1 oops=panic quiet"
+cmdline="console=$CONSOLE kgdboc=$CONSOLE"
+[ "$ITRACE_ARCH" != x86_64 ] || cmdline="$cmdline nokaslr"
+cmdline="$cmdline panic=-1 oops=panic quiet"
 cmdline="$cmdline${append:+ ${append# }}"
 
 # shellcheck disable=SC2054 # commas are qemu's, not array separators
@@ -130,9 +170,29 @@ case "$ITRACE_ARCH" in
 # MP table, which lists one cpu per package; plain "-smp 2" is one package
 # of 2 cores there and the guest would come up with a single cpu.
 x86_64) machine=(-M q35 -smp "${ITRACE_SMP:-2},sockets=${ITRACE_SMP:-2},cores=1,threads=1") ;;
-# Not exercised yet: the ppc64le kernel boots as vmlinux on pseries and its
-# console (hvc0) is the spapr-vty that -serial maps to.
-ppc64le) machine=(-M pseries -cpu POWER9 -vga none -smp "${ITRACE_SMP:-2}") ;;
+# ppc64le: vmlinux on pseries; hvc0 is the spapr-vty that -serial maps to.
+# -smp: cores of one socket (TCG runs only 1 thread per core on pseries);
+# the guest sees N cpus. cap-*: the safe defaults ask for speculation
+# workarounds TCG cannot provide, which only prints 4 warnings per boot.
+# x-vof=on replaces SLOF by VOF: the kernel needs nothing more from
+# firmware than the client interface; its nvram partition setup then
+# complains (err -28, nothing in this harness uses the nvram).
+ppc64le)
+	case "${ITRACE_PPC_FW:-vof}" in
+	vof) fw=,x-vof=on ;;
+	slof) fw= ;;
+	*) die "ITRACE_PPC_FW must be vof or slof" ;;
+	esac
+	machine=(-M "pseries$fw,cap-cfpc=broken,cap-sbbc=broken,cap-ibs=broken,cap-ccf-assist=off"
+		-cpu power9 -vga none
+		-smp "${ITRACE_SMP:-2},sockets=1,cores=${ITRACE_SMP:-2},threads=1") ;;
+esac
+
+accel=tcg
+case "${ITRACE_TCG_THREAD:-}" in
+"") ;;
+single | multi) accel="tcg,thread=$ITRACE_TCG_THREAD" ;;
+*) die "ITRACE_TCG_THREAD must be single or multi" ;;
 esac
 
 console_log=$rundir/console.log
@@ -140,9 +200,10 @@ pidfile=$rundir/qemu.pid
 # -nographic gives no display; the explicit mux chardev replaces its implicit
 # "-serial mon:stdio" only to add logfile= (the raw transcript). signal=off:
 # Ctrl-C goes to the guest, as with plain -nographic. Ctrl-A x quits,
-# Ctrl-A b sends a serial BREAK (a SysRq prefix for the 8250 console).
+# Ctrl-A b sends a serial BREAK (a SysRq prefix for the 8250 console);
+# the hvc console (ppc64le) has no BREAK: Ctrl-O is its SysRq prefix.
 # shellcheck disable=SC2054 # commas are qemu's, not array separators
-qemu_cmd=("$QEMU" "${machine[@]}" -accel tcg -m 512
+qemu_cmd=("$QEMU" "${machine[@]}" -accel "$accel" -m 512
 	-nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	-chardev "stdio,id=con0,mux=on,signal=off,logfile=$console_log"
@@ -150,7 +211,11 @@ qemu_cmd=("$QEMU" "${machine[@]}" -accel tcg -m 512
 	-pidfile "$pidfile")
 
 if [ -z "$script" ]; then
-	printf '%s\n' "[itrace] kdb: run 'echo g > /proc/sysrq-trigger' at vm# (or Ctrl-A b then g); leave kdb with 'go'. Quit: 'reboot -f' or Ctrl-A x. Log: $console_log" >&2
+	case "$CONSOLE" in
+	hvc*) sysrq_keys="Ctrl-O then g" ;;
+	*) sysrq_keys="Ctrl-A b then g" ;;
+	esac
+	printf '%s\n' "[itrace] kdb: run 'echo g > /proc/sysrq-trigger' at vm# (or $sysrq_keys); leave kdb with 'go'. Quit: 'reboot -f' or Ctrl-A x. Log: $console_log" >&2
 	exec "${qemu_cmd[@]}"
 fi
 
@@ -205,7 +270,7 @@ if [ $rc -ne 0 ]; then
 	# Escape sequences stripped: SeaBIOS's ESC c would reset the terminal.
 	tail -n 25 "$console_log" 2>/dev/null | tr -d '\r' |
 		sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1b.//g' |
-		awk '{ print "  | " $0 }' >&2
+		awk '{ print "  | " $0 }' >&2 || true
 fi
 say "$(basename "$script") rc=$rc in $(($(date +%s) - start))s; console log: $console_log"
 exit $rc
