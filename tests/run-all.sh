@@ -7,8 +7,9 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 groups=${*:-host style vm}
-out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+mkdir -p "$top/build"
+out="$top/build/check.log"	# every PASS/FAIL line of the last run
+: >"$out"
 start=$(date +%s)
 
 for g in $groups; do

@@ -47,7 +47,9 @@ static void cfar_check(struct pt_regs *regs, unsigned long src,
 
 bool itrace_arch_status(char *buf, size_t len)
 {
-	if (!cpu_has_feature(CPU_FTR_CFAR))
+	if (!cpu_has_feature(CPU_FTR_CFAR) ||
+	    !(atomic_long_read(&cfar_be_ok) + atomic_long_read(&cfar_be_bad) +
+	      atomic_long_read(&cfar_se_ok) + atomic_long_read(&cfar_se_bad)))
 		return false;
 	snprintf(buf, len, "CFAR matched the branch: branch trace %ld/%ld, single step %ld/%ld",
 		 atomic_long_read(&cfar_be_ok),
