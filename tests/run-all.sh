@@ -21,7 +21,7 @@ for g in $groups; do
 			ITRACE_ARCH=$a "$top/tests/vm/run.sh"
 		done ;;
 	*)	echo "FAIL unknown test group '$g'" ;;
-	esac 2>&1 | tee -a "$out" | grep -E '^(FAIL|#|\[itrace\])' >&2
+	esac 2>&1 | tee -a "$out" | grep --line-buffered -E '^(FAIL|#|\[itrace\])' >&2
 done
 
 passed=$(grep -cE '^PASS:? ' "$out")
