@@ -4,10 +4,15 @@
 #define _ITRACE_ARCH_TYPES_H
 
 #include <linux/types.h>
+#include <linux/task_work.h>
 
 struct itrace_arch_slot {
 	bool branch;	/* the coming trap is a branch-trace (MSR_BE) one */
 	bool resv;	/* running a larx..stcx. window under MSR_BE */
+	bool fault_queued;		/* fault_work is on the task's list */
+	bool fault_write;
+	unsigned long fault_ea;		/* word a larx window could not touch */
+	struct callback_head fault_work;
 };
 
 #endif /* _ITRACE_ARCH_TYPES_H */

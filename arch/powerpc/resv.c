@@ -16,6 +16,10 @@
  * emulation before anything was changed.
  */
 #include <linux/kdebug.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/sched/mm.h>
+#include <linux/task_work.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -44,6 +48,57 @@ struct resv_scratch {
 };
 
 static DEFINE_PER_CPU(struct resv_scratch, resv_scratch);
+
+/* Windows emulated, and the reason of the last one given up, for status. */
+atomic_long_t itrace_ppc_resv_ok, itrace_ppc_resv_fail;
+const char *itrace_ppc_resv_why = "";
+
+static bool give_up(const char *why)
+{
+	WRITE_ONCE(itrace_ppc_resv_why, why);
+	return false;
+}
+
+/* Runs as the task on its way back to user mode: may sleep. */
+static void fault_in(struct callback_head *cb)
+{
+	struct itrace_arch_slot *a =
+		container_of(cb, struct itrace_arch_slot, fault_work);
+	struct mm_struct *mm = current->mm;
+
+	if (mm) {
+		mmap_read_lock(mm);
+		fixup_user_fault(mm, a->fault_ea,
+				 a->fault_write ? FAULT_FLAG_WRITE : 0, NULL);
+		mmap_read_unlock(mm);
+	}
+	preempt_disable();	/* see itrace_arm_work() */
+	WRITE_ONCE(a->fault_queued, false);
+	module_put(THIS_MODULE);
+	preempt_enable();
+}
+
+/*
+ * The window's word is not mapped, or (copy-on-write after a fork) not
+ * writable, and page faults cannot be taken here. Have the task fault
+ * it in on its way out; the next pass through the window emulates.
+ */
+static void queue_fault_in(struct itrace_slot *s, unsigned long ea,
+			   bool write)
+{
+	struct itrace_arch_slot *a = &s->arch;
+
+	if (READ_ONCE(a->fault_queued) || !try_module_get(THIS_MODULE))
+		return;
+	a->fault_ea = ea;
+	a->fault_write = write;
+	init_task_work(&a->fault_work, fault_in);
+	WRITE_ONCE(a->fault_queued, true);
+	if (task_work_add(current, &a->fault_work, TWA_RESUME)) {
+		WRITE_ONCE(a->fault_queued, false);
+		module_put(THIS_MODULE);
+	}
+}
 
 static int cas64_user(u64 __user *uaddr, u64 old, u64 new, u64 *cur)
 {
@@ -117,9 +172,9 @@ static bool emulate(struct itrace_slot *s, struct pt_regs *regs,
 	for (n = 0; n < RESV_MAX_INSNS && !done; n++) {
 		ip = r->nip;
 		if (!itrace_ppc_fetch(ip, &w) || (w >> 26) == 1)
-			return false;
+			return give_up("unreadable or prefixed word");
 		if (analyse_instr(&op, r, ppc_inst(w)) < 0)
-			return false;
+			return give_up("analyse_instr refused");
 		recs[nrec].from = ip;
 		recs[nrec].to = ip + 4;
 		recs[nrec].kind = ITRACE_K_INSN;
@@ -128,11 +183,13 @@ static bool emulate(struct itrace_slot *s, struct pt_regs *regs,
 			size = GETSIZE(op.type);
 			ea = op.ea;
 			if ((size != 4 && size != 8) || (ea & (size - 1)))
-				return false;
+				return give_up("larx size or alignment");
 			loaded = 0;
 			if (copy_from_user_nofault(&loaded, (void __user *)ea,
-						   size))
-				return false;
+						   size)) {
+				queue_fault_in(s, ea, false);
+				return give_up("larx address not mapped");
+			}
 			if (size == 4)
 				loaded = (u32)loaded;
 			r->gpr[op.reg] = loaded;
@@ -142,9 +199,12 @@ static bool emulate(struct itrace_slot *s, struct pt_regs *regs,
 			bool stored;
 			u64 val = size == 4 ? (u32)op.val : op.val;
 
-			if (!held || op.ea != ea || GETSIZE(op.type) != size ||
-			    store_conditional(ea, size, loaded, val, &stored))
-				return false;
+			if (!held || op.ea != ea || GETSIZE(op.type) != size)
+				return give_up("stcx. does not match the larx");
+			if (store_conditional(ea, size, loaded, val, &stored)) {
+				queue_fault_in(s, ea, true);
+				return give_up("stcx. address not writable");
+			}
 			r->ccr = (r->ccr & 0x0fffffff) |
 				 (stored ? 0x20000000 : 0) |
 				 ((r->xer >> 3) & 0x10000000);
@@ -173,7 +233,7 @@ static bool emulate(struct itrace_slot *s, struct pt_regs *regs,
 				done = true;
 			}
 			if (itrace_ppc_classify(w, 0, &d))
-				return false;
+				return give_up("unclassified branch");
 			if (recs[nrec].to == ip + 4 && d.cond)
 				recs[nrec].kind = ITRACE_K_JCC_NT;
 			else
@@ -183,12 +243,12 @@ static bool emulate(struct itrace_slot *s, struct pt_regs *regs,
 		case BARRIER:
 			break;	/* a barrier's effect is kept by the real CAS */
 		default:
-			return false;
+			return give_up("instruction not emulated");
 		}
 		r->nip = recs[nrec++].to;
 	}
 	if (!done)
-		return false;
+		return give_up("window too long");
 	for (i = 0; i < 32; i++)
 		regs->gpr[i] = r->gpr[i];
 	regs->ccr = r->ccr;
@@ -207,5 +267,6 @@ bool itrace_ppc_emulate_resv(struct itrace_slot *s, struct pt_regs *regs)
 	bool ok = emulate(s, regs, &sc->regs, sc->recs);
 
 	put_cpu_ptr(&resv_scratch);
+	atomic_long_inc(ok ? &itrace_ppc_resv_ok : &itrace_ppc_resv_fail);
 	return ok;
 }

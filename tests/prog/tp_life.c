@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test program for a traced task's life events. Each mode blocks on a
+ * fifo (the test arms it there), then does one thing after the first
+ * byte and reports:
+ *   fork    fork(); the child returns 7 from a loop, the parent reports
+ *           the child's exit status
+ *   exec    execs itself as "tp_life done", which prints and exits 0
+ *   signal  raises SIGUSR1; the handler reads a second byte from the
+ *           fifo, so the test can turn tracing off while the task is
+ *           inside the handler; then sigreturn
+ * Every mode then blocks for a last byte and exits 0.
+ *
+ * usage: tp_life fork|exec|signal FIFO     or: tp_life done
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int fd;
+static volatile int handled;
+
+static void handler(int sig)
+{
+	char c;
+
+	/* blocks inside the handler until the test sends a byte */
+	if (read(fd, &c, 1) == 1)
+		handled = sig;
+}
+
+static int child_work(void)
+{
+	volatile int i, s = 0;
+
+	for (i = 0; i < 1000; i++)
+		s += i;
+	return s == 499500 ? 7 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	char c;
+
+	if (argc == 2 && !strcmp(argv[1], "done")) {
+		printf("tp_life: exec ok\n");
+		return 0;
+	}
+	if (argc != 3) {
+		fprintf(stderr, "usage: tp_life fork|exec|signal FIFO\n");
+		return 2;
+	}
+	fd = open(argv[2], O_RDWR);
+	if (fd < 0)
+		return 2;
+	signal(SIGUSR1, handler);
+	printf("tp_life: pid %d ready\n", getpid());
+	fflush(stdout);
+	if (read(fd, &c, 1) != 1)
+		return 2;
+	if (!strcmp(argv[1], "fork")) {
+		int st;
+		pid_t p = fork();
+
+		if (!p)
+			_exit(child_work());
+		if (waitpid(p, &st, 0) != p)
+			return 3;
+		printf("tp_life: child %s %d\n",
+		       WIFEXITED(st) ? "exited" : "killed by signal",
+		       WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	} else if (!strcmp(argv[1], "exec")) {
+		execl("/proc/self/exe", "tp_life", "done", (char *)NULL);
+		return 4;
+	} else {
+		raise(SIGUSR1);
+		printf("tp_life: handler %s\n", handled ? "ran" : "did not run");
+	}
+	fflush(stdout);
+	if (read(fd, &c, 1) != 1)
+		return 2;
+	return 0;
+}
