@@ -32,7 +32,7 @@ static void cmd_help(void)
 static void cmd_status(void)
 {
 	unsigned int i, n = 0, used = 0;
-	char line[128];
+	char line[200];
 
 	for (i = 0; i < itrace_nr_slots; i++)
 		used += atomic_read(&itrace_slots[i].state) != ITRACE_FREE;

@@ -51,7 +51,8 @@ bool itrace_arch_status(char *buf, size_t len)
 	    !(atomic_long_read(&cfar_be_ok) + atomic_long_read(&cfar_be_bad) +
 	      atomic_long_read(&cfar_se_ok) + atomic_long_read(&cfar_se_bad)))
 		return false;
-	snprintf(buf, len, "CFAR matched the branch: branch trace %ld/%ld, single step %ld/%ld; larx windows emulated %ld, not %ld%s%s",
+	snprintf(buf, len,
+		 "CFAR matched the branch: branch trace %ld/%ld, single step %ld/%ld; larx windows emulated %ld, not %ld%s%s",
 		 atomic_long_read(&cfar_be_ok),
 		 atomic_long_read(&cfar_be_ok) + atomic_long_read(&cfar_be_bad),
 		 atomic_long_read(&cfar_se_ok),
