@@ -63,6 +63,12 @@ void itrace_arch_fork_child(struct task_struct *child);
  */
 bool itrace_arch_status(char *buf, size_t len);
 
+/*
+ * Is arch state of the slot still referenced by its last task (e.g. a
+ * queued task_work)? Such a slot must not be claimed for another task.
+ */
+bool itrace_arch_slot_busy(const struct itrace_arch_slot *a);
+
 /* Is current being stepped by someone else (ptrace), right now? */
 bool itrace_arch_foreign_stepping(void);
 

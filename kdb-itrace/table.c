@@ -73,7 +73,8 @@ struct itrace_slot *itrace_slot_claim(void)
 		struct itrace_slot *s = &itrace_slots[i];
 
 		/* a task pointer on a FREE slot: release in progress */
-		if (READ_ONCE(s->work_queued) || READ_ONCE(s->task))
+		if (READ_ONCE(s->work_queued) || READ_ONCE(s->task) ||
+		    itrace_arch_slot_busy(&s->arch))
 			continue;
 		if (atomic_cmpxchg(&s->state, ITRACE_FREE, ITRACE_PENDING) !=
 		    ITRACE_FREE)

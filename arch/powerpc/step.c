@@ -48,6 +48,12 @@ bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len)
 	return true;
 }
 
+/* resv.c's fault-in work may still be queued on the previous task */
+bool itrace_arch_slot_busy(const struct itrace_arch_slot *a)
+{
+	return READ_ONCE(a->fault_queued);
+}
+
 bool itrace_arch_foreign_stepping(void)
 {
 	return test_thread_flag(TIF_SINGLESTEP);
