@@ -34,6 +34,14 @@ bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len);
 bool itrace_arch_is_step_trap(unsigned long val, void *data);
 
 /*
+ * Die-notifier context, ahead of uprobes, for an armed slot of current:
+ * the arch prepares for a trap that someone else will claim (x86: hand
+ * TF back before uprobes' int3 and out-of-line step see it).
+ */
+void itrace_arch_pre_notify(struct itrace_slot *s, unsigned long val,
+			    void *data);
+
+/*
  * Our trap, for current's slot @s: if @log, record what the step executed
  * through itrace_emit(); then re-arm if @rearm, else disarm. Returns the
  * notifier verdict (NOTIFY_STOP unless something else is pending).

@@ -9,6 +9,8 @@
  * silently end our tracing.
  */
 #include <linux/kdebug.h>
+#include <linux/limits.h>
+#include <linux/ptrace.h>
 #include <linux/notifier.h>
 #include "itrace.h"
 
@@ -44,12 +46,43 @@ static struct notifier_block itrace_die_nb = {
 	.priority = 1,
 };
 
+/*
+ * Runs first (after hw_breakpoint and kprobes, which registered at the
+ * same priority earlier), before uprobes: never claims anything.
+ */
+static int itrace_die_hi(struct notifier_block *nb, unsigned long val,
+			 void *data)
+{
+	struct die_args *a = data;
+	struct itrace_slot *s;
+
+	if (!user_mode(a->regs) || READ_ONCE(itrace_shutdown))
+		return NOTIFY_DONE;
+	s = itrace_slot_of(current);
+	if (s && atomic_read(&s->state) == ITRACE_ARMED)
+		itrace_arch_pre_notify(s, val, data);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block itrace_die_hi_nb = {
+	.notifier_call = itrace_die_hi,
+	.priority = INT_MAX,
+};
+
 int itrace_notify_init(void)
 {
-	return register_die_notifier(&itrace_die_nb);
+	int ret = register_die_notifier(&itrace_die_nb);
+
+	if (ret)
+		return ret;
+	ret = register_die_notifier(&itrace_die_hi_nb);
+	if (ret)
+		unregister_die_notifier(&itrace_die_nb);
+	return ret;
 }
 
 void itrace_notify_exit(void)
 {
+	unregister_die_notifier(&itrace_die_hi_nb);
 	unregister_die_notifier(&itrace_die_nb);
 }

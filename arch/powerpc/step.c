@@ -48,6 +48,12 @@ bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len)
 	return true;
 }
 
+/* ppc uprobes do not SIGTRAP a stepped task (issue: they drop SE/BE). */
+void itrace_arch_pre_notify(struct itrace_slot *s, unsigned long val,
+			    void *data)
+{
+}
+
 /* resv.c's fault-in work may still be queued on the previous task */
 bool itrace_arch_slot_busy(const struct itrace_arch_slot *a)
 {

@@ -4,10 +4,14 @@
 #define _ITRACE_ARCH_TYPES_H
 
 #include <linux/types.h>
+#include <linux/task_work.h>
 
 struct itrace_arch_slot {
 	bool btf;	/* hardware BTF was armed for the coming trap */
 	u8 btf_miss;	/* consecutive BTF traps that were plain steps */
+	bool rearm_queued;		/* rearm_work is on the task's list */
+	unsigned long bp_vaddr;		/* the uprobe being handled */
+	struct callback_head rearm_work;
 };
 
 #endif /* _ITRACE_ARCH_TYPES_H */

@@ -76,7 +76,7 @@ bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len)
 
 bool itrace_arch_slot_busy(const struct itrace_arch_slot *a)
 {
-	return false;
+	return READ_ONCE(a->rearm_queued);
 }
 
 bool itrace_arch_foreign_stepping(void)
