@@ -78,6 +78,10 @@ unsigned int itrace_log_per_cpu(void);
 int itrace_lifecycle_init(void);
 void itrace_lifecycle_exit(void);
 int itrace_queue_arm(struct itrace_slot *s);
+int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
+		      bool *queued, task_work_func_t fn,
+		      enum task_work_notify_mode mode);
+void itrace_work_done(bool *queued);
 void itrace_disarm_all_stopped(void);
 
 /* notify.c */

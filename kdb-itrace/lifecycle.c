@@ -52,6 +52,51 @@ static void snapshot_maps(struct itrace_symmap *m)
 	WRITE_ONCE(m->nr, nr);
 }
 
+/*
+ * Queue @fn on @p's task_work list. @queued guards @cb, which stays in use
+ * until the callback ran; the module reference keeps the callback's text
+ * alive until then. task_work_add() is a cmpxchg on the task's list: safe
+ * in kdb and in trap context. From kdb (another task) pass TWA_NONE: it
+ * sends no IPI, and TIF_NOTIFY_RESUME makes the task run the work at its
+ * next return to user mode (a running task: at its next tick). For
+ * current, TWA_RESUME.
+ */
+int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
+		      bool *queued, task_work_func_t fn,
+		      enum task_work_notify_mode mode)
+{
+	int ret;
+
+	if (READ_ONCE(*queued))
+		return -EBUSY;
+	if (!try_module_get(THIS_MODULE))
+		return -EBUSY;
+	init_task_work(cb, fn);
+	WRITE_ONCE(*queued, true);
+	ret = task_work_add(p, cb, mode);
+	if (ret) {
+		WRITE_ONCE(*queued, false);
+		module_put(THIS_MODULE);
+		return ret;
+	}
+	if (mode == TWA_NONE)
+		set_tsk_thread_flag(p, TIF_NOTIFY_RESUME);
+	return 0;
+}
+
+/*
+ * The last thing every queued callback does. Unload's synchronize_rcu()
+ * waits for this preempt-off section, so only the few instructions after
+ * preempt_enable() run after the module may start going away.
+ */
+void itrace_work_done(bool *queued)
+{
+	preempt_disable();
+	WRITE_ONCE(*queued, false);
+	module_put(THIS_MODULE);
+	preempt_enable();
+}
+
 /* Runs as the traced task on its way back to user mode. */
 static void itrace_arm_work(struct callback_head *cb)
 {
@@ -69,39 +114,14 @@ static void itrace_arm_work(struct callback_head *cb)
 		if (atomic_read(&s->state) == ITRACE_OFF)
 			itrace_slot_release(s);
 	}
-	/*
-	 * Unload's synchronize_rcu() waits for this preempt-off section, so
-	 * only the few instructions after preempt_enable() run after the
-	 * module may start going away.
-	 */
-	preempt_disable();
-	WRITE_ONCE(s->work_queued, false);
-	module_put(THIS_MODULE);
-	preempt_enable();
+	itrace_work_done(&s->work_queued);
 }
 
-/*
- * kdb context. task_work_add() is a cmpxchg on the task's list and
- * TWA_NONE sends no IPI; TIF_NOTIFY_RESUME makes the task run the work
- * at its next return to user mode (a running task: at its next tick).
- * The module reference keeps the callback's text alive until it ran.
- */
+/* kdb context: arm @s's task from its own context (itrace_work_queue()). */
 int itrace_queue_arm(struct itrace_slot *s)
 {
-	int ret;
-
-	if (!try_module_get(THIS_MODULE))
-		return -EBUSY;
-	init_task_work(&s->work, itrace_arm_work);
-	WRITE_ONCE(s->work_queued, true);
-	ret = task_work_add(s->task, &s->work, TWA_NONE);
-	if (ret) {
-		WRITE_ONCE(s->work_queued, false);
-		module_put(THIS_MODULE);
-		return ret;
-	}
-	set_tsk_thread_flag(s->task, TIF_NOTIFY_RESUME);
-	return 0;
+	return itrace_work_queue(s->task, &s->work, &s->work_queued,
+				 itrace_arm_work, TWA_NONE);
 }
 
 static void probe_fork(void *data, struct task_struct *parent,

@@ -17,7 +17,6 @@
  */
 #include <linux/kdebug.h>
 #include <linux/mm.h>
-#include <linux/module.h>
 #include <linux/sched/mm.h>
 #include <linux/task_work.h>
 #include <linux/ptrace.h>
@@ -72,10 +71,7 @@ static void fault_in(struct callback_head *cb)
 				 a->fault_write ? FAULT_FLAG_WRITE : 0, NULL);
 		mmap_read_unlock(mm);
 	}
-	preempt_disable();	/* see itrace_arm_work() */
-	WRITE_ONCE(a->fault_queued, false);
-	module_put(THIS_MODULE);
-	preempt_enable();
+	itrace_work_done(&a->fault_queued);
 }
 
 /*
@@ -88,16 +84,12 @@ static void queue_fault_in(struct itrace_slot *s, unsigned long ea,
 {
 	struct itrace_arch_slot *a = &s->arch;
 
-	if (READ_ONCE(a->fault_queued) || !try_module_get(THIS_MODULE))
+	if (READ_ONCE(a->fault_queued))
 		return;
 	a->fault_ea = ea;
 	a->fault_write = write;
-	init_task_work(&a->fault_work, fault_in);
-	WRITE_ONCE(a->fault_queued, true);
-	if (task_work_add(current, &a->fault_work, TWA_RESUME)) {
-		WRITE_ONCE(a->fault_queued, false);
-		module_put(THIS_MODULE);
-	}
+	itrace_work_queue(current, &a->fault_work, &a->fault_queued, fault_in,
+			  TWA_RESUME);
 }
 
 static int cas64_user(u64 __user *uaddr, u64 old, u64 new, u64 *cur)

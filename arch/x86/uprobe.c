@@ -8,7 +8,6 @@
  * context logs the probed instruction and sets TF again.
  */
 #include <linux/kdebug.h>
-#include <linux/module.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/coredump.h>
@@ -39,38 +38,23 @@ static void rearm_work(struct callback_head *cb)
 	unsigned long flags;
 
 	if (s->task == current && !xol) {
+		/* IRQs off: this CPU's ring is written from traps too */
 		local_irq_save(flags);
 		if (atomic_read(&s->state) == ITRACE_ARMED &&
 		    !READ_ONCE(itrace_shutdown)) {
 			/* the probed instruction, run by uprobes */
 			itrace_emit(s, ITRACE_K_ASYNC, a->bp_vaddr, regs->ip);
-			s->prev_ip = regs->ip;
-			a->btf = s->mode == ITRACE_MODE_BLOCK &&
-				 itrace_x86_use_btf();
-			if (a->btf)
-				itrace_x86_set_btf(true);
-			regs->flags |= X86_EFLAGS_TF;
+			itrace_arch_arm_current(s);
 		}
 		local_irq_restore(flags);
 	}
-	preempt_disable();	/* see itrace_arm_work() */
-	WRITE_ONCE(a->rearm_queued, false);
-	module_put(THIS_MODULE);
-	preempt_enable();
+	itrace_work_done(&a->rearm_queued);
 }
 
 static void queue_rearm(struct itrace_slot *s)
 {
-	struct itrace_arch_slot *a = &s->arch;
-
-	if (READ_ONCE(a->rearm_queued) || !try_module_get(THIS_MODULE))
-		return;
-	init_task_work(&a->rearm_work, rearm_work);
-	WRITE_ONCE(a->rearm_queued, true);
-	if (task_work_add(current, &a->rearm_work, TWA_RESUME)) {
-		WRITE_ONCE(a->rearm_queued, false);
-		module_put(THIS_MODULE);
-	}
+	itrace_work_queue(current, &s->arch.rearm_work, &s->arch.rearm_queued,
+			  rearm_work, TWA_RESUME);
 }
 
 void itrace_arch_pre_notify(struct itrace_slot *s, unsigned long val,
