@@ -37,10 +37,12 @@ enum itrace_state {
 struct itrace_slot {
 	atomic_t state;
 	struct task_struct *task;	/* referenced while not FREE */
-	pid_t pid;
-	u16 gen;			/* bumped at every claim */
+	pid_t pid;			/* the task's tid */
+	pid_t tgid;			/* its process */
+	u16 gen;			/* bumped at every claim (and exec) */
 	u8 idx;
 	u8 mode;			/* enum itrace_mode */
+	u8 flags;			/* ITRACE_F_*, inherited when followed */
 	bool work_queued;		/* work below is on the task's list */
 	char comm[TASK_COMM_LEN];
 	struct callback_head work;
@@ -60,8 +62,8 @@ extern bool itrace_shutdown;
 int itrace_table_init(unsigned int nr);
 void itrace_table_free(void);
 struct itrace_slot *itrace_slot_of(struct task_struct *p);
-struct itrace_slot *itrace_slot_by_pid(pid_t pid);
 struct itrace_slot *itrace_slot_claim(void);
+unsigned int itrace_slots_free(void);
 void itrace_slot_release(struct itrace_slot *s);
 const char *itrace_state_name(int state);
 
@@ -77,7 +79,9 @@ unsigned int itrace_log_per_cpu(void);
 /* lifecycle.c */
 int itrace_lifecycle_init(void);
 void itrace_lifecycle_exit(void);
-int itrace_queue_arm(struct itrace_slot *s);
+struct itrace_slot *itrace_start(struct task_struct *p,
+				 struct itrace_slot *s, u8 mode, u8 flags);
+extern atomic_t itrace_follow_missed;
 int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
 		      bool *queued, task_work_func_t fn,
 		      enum task_work_notify_mode mode);

@@ -19,6 +19,16 @@ static const char *mode_name(const struct itrace_slot *s)
 	return s->mode == ITRACE_MODE_BLOCK ? "block" : "insn";
 }
 
+static void flags_str(char *buf, size_t len, u8 flags)
+{
+	snprintf(buf, len, "%s%s%s%s", flags ? "" : "-",
+		 flags & ITRACE_F_THREADS ? " threads" : "",
+		 flags & ITRACE_F_FOLLOW ? " follow" : "",
+		 flags & ITRACE_F_EXEC ? " follow-exec" : "");
+	if (flags)	/* drop the leading blank */
+		memmove(buf, buf + 1, strlen(buf));
+}
+
 static void cmd_help(void)
 {
 	const char *const *l;
@@ -31,8 +41,8 @@ static void cmd_help(void)
 
 static void cmd_status(void)
 {
-	unsigned int i, n = 0, used = 0;
-	char line[200];
+	unsigned int i, n = 0, used = 0, missed;
+	char line[200], opts[40];
 
 	for (i = 0; i < itrace_nr_slots; i++)
 		used += atomic_read(&itrace_slots[i].state) != ITRACE_FREE;
@@ -48,16 +58,21 @@ static void cmd_status(void)
 		if (st == ITRACE_FREE)
 			continue;
 		if (!n++)
-			kdb_printf("%7s %-16s %-8s %-5s %12s %12s %10s\n", "pid",
-				   "comm", "state", "mode", "steps", "records",
-				   "dropped");
-		kdb_printf("%7d %-16s %-8s %-5s %12llu %12llu %10lld\n",
+			kdb_printf("%7s %-16s %-8s %-5s %12s %12s %10s %7s %s\n",
+				   "pid", "comm", "state", "mode", "steps",
+				   "records", "dropped", "tgid", "options");
+		flags_str(opts, sizeof(opts), s->flags);
+		kdb_printf("%7d %-16s %-8s %-5s %12llu %12llu %10lld %7d %s\n",
 			   s->pid, s->comm, itrace_state_name(st),
 			   mode_name(s), s->steps, s->records,
-			   (long long)atomic64_read(&s->dropped));
+			   (long long)atomic64_read(&s->dropped), s->tgid, opts);
 	}
 	if (!n)
 		kdb_printf("itrace: no task traced (itrace on <pid>)\n");
+	missed = atomic_read(&itrace_follow_missed);
+	if (missed)
+		kdb_printf("itrace: %u followed task%s not traced: table full (max_tasks=%u)\n",
+			   missed, missed == 1 ? "" : "s", itrace_nr_slots);
 }
 
 /*
@@ -85,16 +100,42 @@ static const char *refuse(struct task_struct *p, struct itrace_slot *s,
 	return NULL;
 }
 
+/*
+ * Under `threads`, the other live threads of @p's process that can be
+ * traced now. Counted first, so that a table too small for all of them
+ * changes nothing.
+ */
+static unsigned int other_threads(struct task_struct *p, bool start,
+				  const struct itrace_cmd *cmd,
+				  unsigned int *failed)
+{
+	struct task_struct *t;
+	unsigned int n = 0;
+	char why[80];
+
+	for_each_thread(p, t) {
+		struct itrace_slot *ts = itrace_slot_of(t);
+
+		if (t == p || refuse(t, ts, why, sizeof(why)))
+			continue;
+		n++;
+		if (start && IS_ERR(itrace_start(t, ts, cmd->mode, cmd->flags)))
+			(*failed)++;
+	}
+	return n;
+}
+
 static void cmd_on(const struct itrace_cmd *cmd)
 {
 	struct task_struct *p;
 	struct itrace_slot *s;
+	unsigned int more = 0, failed = 0, need;
 	const char *no;
-	char why[80];
+	char why[80], opts[40];
 
 	/*
-	 * With every other CPU stopped no grace period can end, so the task
-	 * found under RCU stays valid for the whole command.
+	 * With every other CPU stopped no grace period can end, so the tasks
+	 * found under RCU stay valid for the whole command.
 	 */
 	rcu_read_lock();
 	p = pid_task(find_pid_ns(cmd->pid, &init_pid_ns), PIDTYPE_PID);
@@ -108,35 +149,39 @@ static void cmd_on(const struct itrace_cmd *cmd)
 		kdb_printf("itrace on: pid %d (%s) %s\n", cmd->pid, p->comm, no);
 		goto out;
 	}
-	if (s) {
-		atomic_set(&s->state, ITRACE_PENDING);
-	} else {
-		s = itrace_slot_claim();
-		if (!s) {
-			kdb_printf("itrace on: table full (max_tasks=%u); itrace off one first\n",
-				   itrace_nr_slots);
-			goto out;
-		}
-		s->pid = cmd->pid;
-		memcpy(s->comm, p->comm, sizeof(s->comm));
-		/* a plain refcount_inc; dropped in process context later */
-		get_task_struct(p);
-		WRITE_ONCE(s->task, p);
+	need = !s;
+	if (cmd->flags & ITRACE_F_THREADS)
+		need += other_threads(p, false, cmd, NULL);
+	if (need > itrace_slots_free()) {
+		kdb_printf("itrace on: table full: need %u slot%s, %u free (max_tasks=%u)\n",
+			   need, need == 1 ? "" : "s", itrace_slots_free(),
+			   itrace_nr_slots);
+		goto out;
 	}
-	s->mode = cmd->mode;
-	if (itrace_queue_arm(s)) {
-		/* nothing set in the task: park the slot until it exits */
-		atomic_set(&s->state, ITRACE_LINGER);
+	s = itrace_start(p, s, cmd->mode, cmd->flags);
+	if (IS_ERR(s)) {
 		kdb_printf("itrace on: pid %d (%s) cannot be armed (exiting or unloading)\n",
 			   cmd->pid, p->comm);
 		goto out;
 	}
+	if (cmd->flags & ITRACE_F_THREADS)
+		more = other_threads(p, true, cmd, &failed);
 	if (s->mode == ITRACE_MODE_BLOCK)
-		kdb_printf("itrace: pid %d (%s) armed, mode block (%s)\n",
+		kdb_printf("itrace: pid %d (%s) armed, mode block (%s)",
 			   cmd->pid, s->comm, itrace_arch_block_impl());
 	else
-		kdb_printf("itrace: pid %d (%s) armed, mode insn\n", cmd->pid,
+		kdb_printf("itrace: pid %d (%s) armed, mode insn", cmd->pid,
 			   s->comm);
+	if (cmd->flags) {
+		flags_str(opts, sizeof(opts), cmd->flags);
+		kdb_printf(", %s", opts);
+	}
+	if (more)
+		kdb_printf("; %u more thread%s armed", more - failed,
+			   more - failed == 1 ? "" : "s");
+	if (failed)
+		kdb_printf(", %u exiting", failed);
+	kdb_printf("\n");
 out:
 	rcu_read_unlock();
 }
@@ -150,32 +195,38 @@ static void off_one(struct itrace_slot *s)
 	atomic_cmpxchg(&s->state, ITRACE_ARMED, ITRACE_OFF);
 }
 
+static bool is_on(const struct itrace_slot *s)
+{
+	int st = atomic_read(&s->state);
+
+	return st == ITRACE_ARMED || st == ITRACE_PENDING;
+}
+
+/* `off <pid>`: that thread, or every traced thread of process <pid>. */
 static void cmd_off(const struct itrace_cmd *cmd)
 {
-	struct itrace_slot *s;
+	struct itrace_slot *s, *named = NULL;
 	unsigned int i, n = 0;
 
-	if (cmd->pid) {
-		s = itrace_slot_by_pid(cmd->pid);
-		if (!s || atomic_read(&s->state) == ITRACE_LINGER ||
-		    atomic_read(&s->state) == ITRACE_OFF) {
-			kdb_printf("itrace off: pid %d is not traced\n",
-				   cmd->pid);
-			return;
-		}
-		off_one(s);
-		kdb_printf("itrace: pid %d (%s) off\n", s->pid, s->comm);
-		return;
-	}
 	for (i = 0; i < itrace_nr_slots; i++) {
 		s = &itrace_slots[i];
-		if (atomic_read(&s->state) == ITRACE_ARMED ||
-		    atomic_read(&s->state) == ITRACE_PENDING) {
-			off_one(s);
-			n++;
-		}
+		if (!is_on(s) ||
+		    (cmd->pid && s->pid != cmd->pid && s->tgid != cmd->pid))
+			continue;
+		if (s->pid == cmd->pid || !named)
+			named = s;
+		off_one(s);
+		n++;
 	}
-	kdb_printf("itrace: %u task%s off\n", n, n == 1 ? "" : "s");
+	if (!cmd->pid)
+		kdb_printf("itrace: %u task%s off\n", n, n == 1 ? "" : "s");
+	else if (!n)
+		kdb_printf("itrace off: pid %d is not traced\n", cmd->pid);
+	else if (n == 1)
+		kdb_printf("itrace: pid %d (%s) off\n", named->pid, named->comm);
+	else
+		kdb_printf("itrace: process %d (%s): %u threads off\n",
+			   cmd->pid, named->comm, n);
 }
 
 static int itrace_kdb(int argc, const char **argv)

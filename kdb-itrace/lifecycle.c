@@ -11,6 +11,8 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/stop_machine.h>
 #include <linux/tracepoint.h>
 #include "itrace.h"
@@ -117,21 +119,75 @@ static void itrace_arm_work(struct callback_head *cb)
 	itrace_work_done(&s->work_queued);
 }
 
-/* kdb context: arm @s's task from its own context (itrace_work_queue()). */
-int itrace_queue_arm(struct itrace_slot *s)
+/* followed forks that found the table full (or could not be queued) */
+atomic_t itrace_follow_missed;
+
+/*
+ * Trace @p: claim a slot (or reuse @s, @p's slot parked in LINGER) and
+ * queue the task_work that arms @p from its own context. kdb context, or
+ * the fork tracepoint for a followed child that has not run yet; the
+ * caller has checked that @p may be traced. Returns the slot, or
+ * ERR_PTR(-ENOSPC) when the table is full, or ERR_PTR(-ESRCH) when the
+ * work cannot be queued (exiting, unloading): the slot then stays parked
+ * until the task exits.
+ */
+struct itrace_slot *itrace_start(struct task_struct *p,
+				 struct itrace_slot *s, u8 mode, u8 flags)
 {
-	return itrace_work_queue(s->task, &s->work, &s->work_queued,
-				 itrace_arm_work, TWA_NONE);
+	if (s) {
+		atomic_set(&s->state, ITRACE_PENDING);
+	} else {
+		s = itrace_slot_claim();
+		if (!s)
+			return ERR_PTR(-ENOSPC);
+		s->pid = p->pid;
+		s->tgid = p->tgid;
+		memcpy(s->comm, p->comm, sizeof(s->comm));
+		/* a plain refcount_inc; dropped in process context later */
+		get_task_struct(p);
+		WRITE_ONCE(s->task, p);
+	}
+	s->mode = mode;
+	s->flags = flags;
+	if (itrace_work_queue(p, &s->work, &s->work_queued, itrace_arm_work,
+			      TWA_NONE)) {
+		atomic_set(&s->state, ITRACE_LINGER);
+		return ERR_PTR(-ESRCH);
+	}
+	return s;
 }
 
+/*
+ * Tracepoint probes run with preemption off: nothing here sleeps. A
+ * followed child is armed by the same task_work as a task named in kdb,
+ * on its way out of fork.
+ */
 static void probe_fork(void *data, struct task_struct *parent,
 		       struct task_struct *child)
 {
-	if (itrace_slot_of(parent))
-		itrace_arch_fork_child(child);
+	struct itrace_slot *s = itrace_slot_of(parent);
+	u8 want;
+
+	if (!s)
+		return;
+	itrace_arch_fork_child(child);
+	if (child->flags & (PF_KTHREAD | PF_IO_WORKER))
+		return;
+	want = same_thread_group(parent, child) ? ITRACE_F_THREADS :
+						  ITRACE_F_FOLLOW;
+	if (!(s->flags & want) || atomic_read(&s->state) != ITRACE_ARMED ||
+	    READ_ONCE(itrace_shutdown))
+		return;
+	if (IS_ERR(itrace_start(child, NULL, s->mode, s->flags)))
+		atomic_inc(&itrace_follow_missed);
 }
 
-/* The new image starts without TF; drop what else we set, then untrace. */
+/*
+ * The new image starts without TF; drop what else we set. Then either
+ * untrace, or (follow-exec) re-arm from task_work, which also takes the
+ * new image's maps (that needs mmap_lock, not allowed here). The gen
+ * bump keeps the old image's records from being named with new symbols.
+ */
 static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		       struct linux_binprm *bprm)
 {
@@ -140,6 +196,18 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	if (!s)
 		return;
 	itrace_arch_disarm_current(s);
+	if ((s->flags & ITRACE_F_EXEC) && !READ_ONCE(itrace_shutdown) &&
+	    atomic_cmpxchg(&s->state, ITRACE_ARMED, ITRACE_PENDING) ==
+	    ITRACE_ARMED) {
+		s->gen++;
+		/* a non-leader thread that execs takes over the leader's pid */
+		s->pid = current->pid;
+		memcpy(s->comm, current->comm, sizeof(s->comm));
+		WRITE_ONCE(s->map.nr, 0);
+		if (!itrace_work_queue(current, &s->work, &s->work_queued,
+				       itrace_arm_work, TWA_RESUME))
+			return;
+	}
 	itrace_slot_release(s);
 }
 

@@ -127,6 +127,17 @@ static void merge_start(struct merge *m, int pid)
 	}
 }
 
+/* The process of @r's task, if its slot still describes it (else 0). */
+static pid_t tgid_of(const struct itrace_rec *r)
+{
+	const struct itrace_slot *s;
+
+	if (r->slot >= itrace_nr_slots)
+		return 0;
+	s = &itrace_slots[r->slot];
+	return s->gen == r->gen ? s->tgid : 0;
+}
+
 static bool merge_next(struct merge *m, struct itrace_rec *out,
 		       unsigned int *out_cpu)
 {
@@ -147,7 +158,7 @@ static bool merge_next(struct merge *m, struct itrace_rec *out,
 		*out_cpu = best;
 		m->c[best].have = itrace_ring_iter_next(&m->c[best].it,
 							&m->c[best].cur);
-		if (!m->pid || out->pid == m->pid)
+		if (!m->pid || out->pid == m->pid || tgid_of(out) == m->pid)
 			return true;
 	}
 }
@@ -179,12 +190,14 @@ void itrace_log_show(const struct itrace_cmd *cmd)
 	if (!cmd->raw) {
 		kdb_printf("itrace: %llu record%s%s, showing %llu\n", total,
 			   total == 1 ? "" : "s",
-			   cmd->pid ? " for that pid" : "", total - skip);
+			   cmd->pid ? " for that pid/process" : "",
+			   total - skip);
 		for (i = 0; i < itrace_nr_slots; i++) {
 			struct itrace_slot *s = &itrace_slots[i];
 			s64 d = atomic64_read(&s->dropped);
 
-			if (d && (!cmd->pid || s->pid == cmd->pid))
+			if (d && (!cmd->pid || s->pid == cmd->pid ||
+				  s->tgid == cmd->pid))
 				kdb_printf("itrace: pid %d: %lld record%s overwritten (log full)\n",
 					   s->pid, d, d == 1 ? "" : "s");
 		}

@@ -7,10 +7,14 @@
 #include "parse.h"
 
 const char *const itrace_help_lines[] = {
-	"itrace on <pid> [insn|block]  trace task <pid> (a tid); insn: every instruction (default), block: control transfers only",
-	"itrace off <pid>|all          stop tracing <pid>, or every task",
+	"itrace on <pid> [insn|block] [threads] [follow] [follow-exec]",
+	"                              trace task <pid> (a tid); insn: every instruction (default), block: control transfers only;",
+	"                              threads: every thread of its process, also later ones; follow: forked children too;",
+	"                              follow-exec: keep tracing the new program after exec (default: stop at exec)",
+	"itrace off <pid>|all          stop tracing <pid> (a tid, or every traced thread of process <pid>), or every task",
 	"itrace status                 traced tasks, modes, step/record/drop counts",
-	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs; -r: raw 'seq cpu pid kind 0xfrom 0xto'",
+	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs, of <pid> (a tid or a process);",
+	"                              -r: raw 'seq cpu tid kind 0xfrom 0xto'",
 	"itrace clear                  empty the log and zero the counters",
 	"itrace help                   this text",
 	NULL
@@ -56,28 +60,60 @@ static int too_many(const char *sub, const char *arg, char *err,
 	return -1;
 }
 
+static const struct {
+	const char *word;
+	u32 flag;
+} on_flags[] = {
+	{ "threads", ITRACE_F_THREADS },
+	{ "follow", ITRACE_F_FOLLOW },
+	{ "follow-exec", ITRACE_F_EXEC },
+};
+
+/* Options after the pid, in any order, each at most once. */
 static int parse_on(int argc, const char *const *argv,
 		    struct itrace_cmd *cmd, char *err, size_t errlen)
 {
+	bool have_mode = false;
+	int i;
+	size_t f;
+
 	if (argc < 2) {
-		snprintf(err, errlen, "itrace on: missing pid (itrace on <pid> [insn|block])");
+		snprintf(err, errlen,
+			 "itrace on: missing pid (itrace on <pid> [insn|block] [options]; itrace help)");
 		return -1;
 	}
 	if (parse_pid("on", argv[1], &cmd->pid, err, errlen))
 		return -1;
-	if (argc >= 3) {
-		if (!strcmp(argv[2], "insn")) {
-			cmd->mode = ITRACE_MODE_INSN;
-		} else if (!strcmp(argv[2], "block")) {
-			cmd->mode = ITRACE_MODE_BLOCK;
-		} else {
-			snprintf(err, errlen, "itrace on: bad mode '%s' (insn or block)",
-				 argv[2]);
+	for (i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		bool mode = !strcmp(a, "insn") || !strcmp(a, "block");
+
+		if (mode) {
+			if (have_mode) {
+				snprintf(err, errlen, "itrace on: '%s': mode already given",
+					 a);
+				return -1;
+			}
+			have_mode = true;
+			cmd->mode = a[0] == 'b' ? ITRACE_MODE_BLOCK :
+						  ITRACE_MODE_INSN;
+			continue;
+		}
+		for (f = 0; f < ARRAY_SIZE(on_flags); f++)
+			if (!strcmp(a, on_flags[f].word))
+				break;
+		if (f == ARRAY_SIZE(on_flags)) {
+			snprintf(err, errlen,
+				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec)",
+				 a);
 			return -1;
 		}
+		if (cmd->flags & on_flags[f].flag) {
+			snprintf(err, errlen, "itrace on: '%s' given twice", a);
+			return -1;
+		}
+		cmd->flags |= on_flags[f].flag;
 	}
-	if (argc > 3)
-		return too_many("on", argv[3], err, errlen);
 	return 0;
 }
 

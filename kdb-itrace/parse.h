@@ -29,10 +29,16 @@ enum itrace_mode {
 /* Largest pid the parser accepts (the kernel's PID_MAX_LIMIT). */
 #define ITRACE_PID_MAX		(4 * 1024 * 1024)
 
+/* `on` options, kept per traced task and inherited by followed tasks */
+#define ITRACE_F_THREADS	0x1	/* every thread of the process */
+#define ITRACE_F_FOLLOW		0x2	/* forked children too */
+#define ITRACE_F_EXEC		0x4	/* keep tracing across exec */
+
 struct itrace_cmd {
 	enum itrace_op op;
 	int pid;		/* on, off, log; 0 = every task (log, off all) */
 	enum itrace_mode mode;	/* on */
+	u32 flags;		/* on: ITRACE_F_* */
 	u32 count;		/* log: last N records, 0 = all */
 	bool raw;		/* log -r */
 };

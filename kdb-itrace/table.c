@@ -14,6 +14,20 @@ unsigned int itrace_nr_slots;
 /* One past the highest slot ever claimed: bounds the trap-path scan. */
 static unsigned int slots_used;
 
+/* Followed forks claim slots on several CPUs at once: a lock-free max. */
+static void raise_slots_used(unsigned int n)
+{
+	unsigned int cur = READ_ONCE(slots_used);
+
+	while (cur < n) {
+		unsigned int old = cmpxchg(&slots_used, cur, n);
+
+		if (old == cur)
+			break;
+		cur = old;
+	}
+}
+
 int itrace_table_init(unsigned int nr)
 {
 	unsigned int i;
@@ -48,21 +62,8 @@ struct itrace_slot *itrace_slot_of(struct task_struct *p)
 	return NULL;
 }
 
-struct itrace_slot *itrace_slot_by_pid(pid_t pid)
-{
-	unsigned int i, n = READ_ONCE(slots_used);
-
-	for (i = 0; i < n; i++) {
-		struct itrace_slot *s = &itrace_slots[i];
-
-		if (s->pid == pid && atomic_read(&s->state) != ITRACE_FREE)
-			return s;
-	}
-	return NULL;
-}
-
 /*
- * kdb: take a FREE slot whose task_work is not still queued on some
+ * kdb or fork (process context): take a FREE slot whose task_work is not still queued on some
  * task (its callback_head is in use until the callback has run).
  */
 struct itrace_slot *itrace_slot_claim(void)
@@ -84,11 +85,25 @@ struct itrace_slot *itrace_slot_claim(void)
 		s->records = 0;
 		atomic64_set(&s->dropped, 0);
 		memset(&s->map, 0, sizeof(s->map));
-		if (i >= slots_used)
-			WRITE_ONCE(slots_used, i + 1);
+		raise_slots_used(i + 1);
 		return s;
 	}
 	return NULL;
+}
+
+/* kdb: how many slots itrace_slot_claim() could hand out right now. */
+unsigned int itrace_slots_free(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < itrace_nr_slots; i++) {
+		struct itrace_slot *s = &itrace_slots[i];
+
+		n += atomic_read(&s->state) == ITRACE_FREE &&
+		     !READ_ONCE(s->work_queued) && !READ_ONCE(s->task) &&
+		     !itrace_arch_slot_busy(&s->arch);
+	}
+	return n;
 }
 
 /*

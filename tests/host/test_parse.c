@@ -31,23 +31,31 @@ struct ok_case {
 	enum itrace_mode mode;
 	unsigned int count;
 	bool raw;
+	unsigned int flags;
 };
 
 static const struct ok_case ok_cases[] = {
-	{ "", ITRACE_OP_STATUS, 0, ITRACE_MODE_INSN, 0, false },
-	{ "status", ITRACE_OP_STATUS, 0, ITRACE_MODE_INSN, 0, false },
-	{ "help", ITRACE_OP_HELP, 0, ITRACE_MODE_INSN, 0, false },
-	{ "clear", ITRACE_OP_CLEAR, 0, ITRACE_MODE_INSN, 0, false },
-	{ "on 123", ITRACE_OP_ON, 123, ITRACE_MODE_INSN, 0, false },
-	{ "on 1 insn", ITRACE_OP_ON, 1, ITRACE_MODE_INSN, 0, false },
-	{ "on 4194304 block", ITRACE_OP_ON, 4194304, ITRACE_MODE_BLOCK, 0, false },
-	{ "off 77", ITRACE_OP_OFF, 77, ITRACE_MODE_INSN, 0, false },
-	{ "off all", ITRACE_OP_OFF, 0, ITRACE_MODE_INSN, 0, false },
-	{ "log", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, ITRACE_LOG_DEFAULT_N, false },
-	{ "log -n 20", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, 20, false },
-	{ "log -n 0 -r", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, 0, true },
-	{ "log -r 55", ITRACE_OP_LOG, 55, ITRACE_MODE_INSN, ITRACE_LOG_DEFAULT_N, true },
-	{ "log 55 -n 3", ITRACE_OP_LOG, 55, ITRACE_MODE_INSN, 3, false },
+	{ "", ITRACE_OP_STATUS, 0, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "status", ITRACE_OP_STATUS, 0, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "help", ITRACE_OP_HELP, 0, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "clear", ITRACE_OP_CLEAR, 0, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "on 123", ITRACE_OP_ON, 123, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "on 1 insn", ITRACE_OP_ON, 1, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "on 4194304 block", ITRACE_OP_ON, 4194304, ITRACE_MODE_BLOCK, 0, false, 0 },
+	{ "off 77", ITRACE_OP_OFF, 77, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "off all", ITRACE_OP_OFF, 0, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "log", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, ITRACE_LOG_DEFAULT_N, false, 0 },
+	{ "log -n 20", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, 20, false, 0 },
+	{ "log -n 0 -r", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, 0, true, 0 },
+	{ "log -r 55", ITRACE_OP_LOG, 55, ITRACE_MODE_INSN, ITRACE_LOG_DEFAULT_N, true, 0 },
+	{ "log 55 -n 3", ITRACE_OP_LOG, 55, ITRACE_MODE_INSN, 3, false, 0 },
+	{ "on 9 threads", ITRACE_OP_ON, 9, ITRACE_MODE_INSN, 0, false,
+	  ITRACE_F_THREADS },
+	{ "on 9 follow block", ITRACE_OP_ON, 9, ITRACE_MODE_BLOCK, 0, false,
+	  ITRACE_F_FOLLOW },
+	{ "on 9 follow-exec threads insn follow", ITRACE_OP_ON, 9,
+	  ITRACE_MODE_INSN, 0, false,
+	  ITRACE_F_EXEC | ITRACE_F_THREADS | ITRACE_F_FOLLOW },
 };
 
 struct bad_case {
@@ -58,7 +66,7 @@ struct bad_case {
 static const struct bad_case bad_cases[] = {
 	{ "bogus", "itrace: unknown subcommand 'bogus' (itrace help)" },
 	{ "ON 12", "itrace: unknown subcommand 'ON' (itrace help)" },
-	{ "on", "itrace on: missing pid (itrace on <pid> [insn|block])" },
+	{ "on", "itrace on: missing pid (itrace on <pid> [insn|block] [options]; itrace help)" },
 	{ "on abc", "itrace on: bad pid 'abc'" },
 	{ "on 12x", "itrace on: bad pid '12x'" },
 	{ "on -5", "itrace on: bad pid '-5'" },
@@ -67,8 +75,14 @@ static const struct bad_case bad_cases[] = {
 	{ "on 4194305", "itrace on: bad pid '4194305'" },
 	{ "on 99999999999999999999", "itrace on: bad pid '99999999999999999999'" },
 	{ "on 0x10", "itrace on: bad pid '0x10'" },
-	{ "on 12 fast", "itrace on: bad mode 'fast' (insn or block)" },
-	{ "on 12 block extra", "itrace on: unexpected argument 'extra'" },
+	{ "on 12 fast", "itrace on: bad option 'fast' (insn, block, threads, follow, follow-exec)" },
+	{ "on 12 block extra", "itrace on: bad option 'extra' (insn, block, threads, follow, follow-exec)" },
+	{ "on 12 block insn", "itrace on: 'insn': mode already given" },
+	{ "on 12 insn insn", "itrace on: 'insn': mode already given" },
+	{ "on 12 threads follow threads", "itrace on: 'threads' given twice" },
+	{ "on 12 Threads", "itrace on: bad option 'Threads' (insn, block, threads, follow, follow-exec)" },
+	{ "on 12 follow-", "itrace on: bad option 'follow-' (insn, block, threads, follow, follow-exec)" },
+	{ "on threads 12", "itrace on: bad pid 'threads'" },
 	{ "off", "itrace off: missing pid or 'all' (itrace off <pid>|all)" },
 	{ "off x", "itrace off: bad pid 'x'" },
 	{ "off all 3", "itrace off: unexpected argument '3'" },
@@ -97,7 +111,8 @@ int main(void)
 		snprintf(name, sizeof(name), "parse ok '%s'", c->line);
 		CHECK(name, ret == 0 && cmd.op == c->op && cmd.pid == c->pid &&
 		      cmd.mode == c->mode && cmd.count == c->count &&
-		      cmd.raw == c->raw && err[0] == '\0');
+		      cmd.raw == c->raw && cmd.flags == c->flags &&
+		      err[0] == '\0');
 	}
 	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
 		const struct bad_case *c = &bad_cases[i];
@@ -119,6 +134,6 @@ int main(void)
 	}
 	for (i = 0; itrace_help_lines[i]; i++)
 		;
-	CHECK("help has a line per subcommand", i == 6);
+	CHECK("help has the expected line count", i == 10);
 	return check_failed ? 1 : 0;
 }
