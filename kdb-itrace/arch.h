@@ -14,6 +14,7 @@
 struct itrace_slot;
 struct task_struct;
 struct die_args;
+struct k_sigaction;
 
 /* Probe the CPU once at load time (e.g. does it honour block stepping). */
 int itrace_arch_init(void);
@@ -61,6 +62,16 @@ void itrace_arch_disarm_current(struct itrace_slot *s);
 
 /* stop_machine context: @p is off-CPU; drop every bit we set. */
 void itrace_arch_disarm_stopped(struct task_struct *p);
+
+/*
+ * signal_deliver for current's slot @s, before the signal frame is
+ * built (siglock held, IRQs off): keep the frame from outliving us with
+ * our step bits in it.
+ */
+void itrace_arch_signal(struct itrace_slot *s, const struct k_sigaction *ka);
+
+/* Process context: the slot's task is gone, execs, or we unload. */
+void itrace_arch_slot_release(struct itrace_slot *s);
 
 /* sched_process_fork: @child of traced @parent has not run yet. */
 void itrace_arch_fork_child(struct task_struct *child);

@@ -62,6 +62,7 @@ extern bool itrace_shutdown;
 int itrace_table_init(unsigned int nr);
 void itrace_table_free(void);
 struct itrace_slot *itrace_slot_of(struct task_struct *p);
+struct itrace_slot *itrace_slot_of_current(void);
 struct itrace_slot *itrace_slot_claim(void);
 unsigned int itrace_slots_free(void);
 void itrace_slot_release(struct itrace_slot *s);

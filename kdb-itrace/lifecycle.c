@@ -220,6 +220,16 @@ static void probe_exit(void *data, struct task_struct *p)
 		itrace_slot_release(s);
 }
 
+/* As current, before a signal frame is built (siglock held). */
+static void probe_signal(void *data, int sig, struct kernel_siginfo *info,
+			 struct k_sigaction *ka)
+{
+	struct itrace_slot *s = itrace_slot_of(current);
+
+	if (s)
+		itrace_arch_signal(s, ka);
+}
+
 struct tp_hook {
 	const char *name;
 	void *probe;
@@ -230,6 +240,7 @@ static struct tp_hook hooks[] = {
 	{ "sched_process_fork", probe_fork },
 	{ "sched_process_exec", probe_exec },
 	{ "sched_process_exit", probe_exit },
+	{ "signal_deliver", probe_signal },
 };
 
 static void find_tp(struct tracepoint *tp, void *priv)

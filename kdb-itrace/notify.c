@@ -23,7 +23,7 @@ static int itrace_die(struct notifier_block *nb, unsigned long val,
 
 	if (!itrace_arch_is_step_trap(val, data))
 		return NOTIFY_DONE;
-	s = itrace_slot_of(current);
+	s = itrace_slot_of_current();
 	if (!s)
 		return NOTIFY_DONE;
 	st = atomic_read(&s->state);
@@ -58,7 +58,7 @@ static int itrace_die_hi(struct notifier_block *nb, unsigned long val,
 
 	if (!user_mode(a->regs) || READ_ONCE(itrace_shutdown))
 		return NOTIFY_DONE;
-	s = itrace_slot_of(current);
+	s = itrace_slot_of_current();
 	if (s && atomic_read(&s->state) == ITRACE_ARMED)
 		itrace_arch_pre_notify(s, val, data);
 	return NOTIFY_DONE;

@@ -4,6 +4,7 @@
  * Readers (the trap path, kdb) scan it without locks; slots change state
  * only by cmpxchg (see enum itrace_state).
  */
+#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/sched/task.h>
 #include "itrace.h"
@@ -13,6 +14,16 @@ unsigned int itrace_nr_slots;
 
 /* One past the highest slot ever claimed: bounds the trap-path scan. */
 static unsigned int slots_used;
+
+/*
+ * Where the next claim starts looking. Next-fit rather than lowest-free:
+ * a freed slot keeps describing its dead task (tgid, maps, for `itrace
+ * log`) until every other slot has been used once.
+ */
+static unsigned int claim_next;
+
+/* The slot of this CPU's last trap: nearly every trap hits it again. */
+static DEFINE_PER_CPU(struct itrace_slot *, last_slot);
 
 /* Followed forks claim slots on several CPUs at once: a lock-free max. */
 static void raise_slots_used(unsigned int n)
@@ -62,16 +73,35 @@ struct itrace_slot *itrace_slot_of(struct task_struct *p)
 	return NULL;
 }
 
+/* Trap context (IRQs off): itrace_slot_of(current), cached per CPU. */
+struct itrace_slot *itrace_slot_of_current(void)
+{
+	struct itrace_slot *s = this_cpu_read(last_slot);
+
+	if (s && READ_ONCE(s->task) == current &&
+	    atomic_read(&s->state) != ITRACE_FREE)
+		return s;
+	s = itrace_slot_of(current);
+	if (s)
+		this_cpu_write(last_slot, s);
+	return s;
+}
+
 /*
- * kdb or fork (process context): take a FREE slot whose task_work is not still queued on some
- * task (its callback_head is in use until the callback has run).
+ * kdb or fork (process context): take a FREE slot whose task_work is not
+ * still queued on some task (its callback_head is in use until the
+ * callback has run).
  */
 struct itrace_slot *itrace_slot_claim(void)
 {
-	unsigned int i;
+	unsigned int n, i = READ_ONCE(claim_next);
 
-	for (i = 0; i < itrace_nr_slots; i++) {
-		struct itrace_slot *s = &itrace_slots[i];
+	for (n = 0; n < itrace_nr_slots; n++, i++) {
+		struct itrace_slot *s;
+
+		if (i >= itrace_nr_slots)
+			i = 0;
+		s = &itrace_slots[i];
 
 		/* a task pointer on a FREE slot: release in progress */
 		if (READ_ONCE(s->work_queued) || READ_ONCE(s->task) ||
@@ -86,6 +116,7 @@ struct itrace_slot *itrace_slot_claim(void)
 		atomic64_set(&s->dropped, 0);
 		memset(&s->map, 0, sizeof(s->map));
 		raise_slots_used(i + 1);
+		WRITE_ONCE(claim_next, i + 1);
 		return s;
 	}
 	return NULL;
@@ -116,6 +147,7 @@ void itrace_slot_release(struct itrace_slot *s)
 
 	if (atomic_xchg(&s->state, ITRACE_FREE) == ITRACE_FREE)
 		return;
+	itrace_arch_slot_release(s);
 	p = s->task;
 	WRITE_ONCE(s->task, NULL);
 	if (p)

@@ -116,6 +116,15 @@ void itrace_arch_disarm_stopped(struct task_struct *p)
 		regs->msr &= ~(MSR_SE | MSR_BE);
 }
 
+/* ppc sigreturn restores only MSR_LE from the frame: no stray SE/BE. */
+void itrace_arch_signal(struct itrace_slot *s, const struct k_sigaction *ka)
+{
+}
+
+void itrace_arch_slot_release(struct itrace_slot *s)
+{
+}
+
 /* copy_process() -> user_disable_single_step() clears SE/BE already. */
 void itrace_arch_fork_child(struct task_struct *child)
 {

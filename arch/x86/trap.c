@@ -52,11 +52,17 @@ bool itrace_arch_is_step_trap(unsigned long val, void *data)
 bool itrace_arch_status(char *buf, size_t len)
 {
 	long n = atomic_long_read(&itrace_x86_lost_dr6);
+	int f = atomic_read(&itrace_x86_frames);
+	int w = 0;
 
-	if (!n)
+	if (!n && !f)
 		return false;
-	snprintf(buf, len, "%ld step trap%s had DR6 wiped by a kdb entry (recovered)",
-		 n, n == 1 ? "" : "s");
+	if (n)
+		w = snprintf(buf, len, "%ld step trap%s had DR6 wiped by a kdb entry (recovered)%s",
+			     n, n == 1 ? "" : "s", f ? "; " : "");
+	if (f && w < len)
+		snprintf(buf + w, len - w, "%d signal frame%s with TF: module pinned until %s",
+			 f, f == 1 ? "" : "s", f == 1 ? "it returns" : "they return");
 	return true;
 }
 
@@ -225,6 +231,8 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 			return NOTIFY_DONE;	/* the program's own int1 */
 		atomic_long_inc(&itrace_x86_lost_dr6);
 	}
+	if (unlikely(s->arch.nframes))
+		itrace_x86_frames_pop(s, regs->sp);
 	s->steps++;
 	if (log)
 		log_trap(s, regs);
