@@ -60,8 +60,7 @@ want running && vmtest running "$b/tp_spin"
 want overflow && vmtest overflow
 want kdb_ss && vmtest kdb_ss "$b/tp_spin"
 want lifecycle && vmtest lifecycle
-# ppc uprobes drop MSR_SE/BE after their out-of-line step (issue 4)
-[ "$ITRACE_ARCH" != x86_64 ] || { want uprobe && vmtest uprobe "$b/tp_loop"; }
+want uprobe && vmtest uprobe "$b/tp_loop"
 if want atomic; then
 	rm -f "$b/logs/atomic-insn.log"
 	vmtest atomic "$b/logs"
