@@ -61,6 +61,10 @@ want overflow && vmtest overflow
 want kdb_ss && vmtest kdb_ss "$b/tp_spin"
 want lifecycle && vmtest lifecycle
 want uprobe && vmtest uprobe "$b/tp_loop"
+# larx..stcx. windows (and their emulation) exist on powerpc only
+[ "$ITRACE_ARCH" != ppc64le ] || {
+	want uprobe_resv && vmtest uprobe_resv "$b/tp_atomic"
+}
 if want atomic; then
 	rm -f "$b/logs/atomic-insn.log"
 	vmtest atomic "$b/logs"
