@@ -13,6 +13,9 @@ struct itrace_arch_slot {
 	bool fault_write;
 	unsigned long fault_ea;		/* word a larx window could not touch */
 	struct callback_head fault_work;
+	bool rearm_queued;		/* rearm_work is on the task's list */
+	unsigned long bp_vaddr;		/* the uprobe being handled */
+	struct callback_head rearm_work;
 };
 
 #endif /* _ITRACE_ARCH_TYPES_H */

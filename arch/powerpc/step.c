@@ -48,16 +48,10 @@ bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len)
 	return true;
 }
 
-/* ppc uprobes do not SIGTRAP a stepped task (issue: they drop SE/BE). */
-void itrace_arch_pre_notify(struct itrace_slot *s, unsigned long val,
-			    void *data)
-{
-}
-
-/* resv.c's fault-in work may still be queued on the previous task */
+/* resv.c's fault-in or uprobe.c's re-arm may still be queued on it */
 bool itrace_arch_slot_busy(const struct itrace_arch_slot *a)
 {
-	return READ_ONCE(a->fault_queued);
+	return READ_ONCE(a->fault_queued) || READ_ONCE(a->rearm_queued);
 }
 
 bool itrace_arch_foreign_stepping(void)

@@ -237,6 +237,13 @@ static void resv_window(struct itrace_slot *s, struct pt_regs *regs)
 	}
 }
 
+void itrace_ppc_resume(struct itrace_slot *s, struct pt_regs *regs)
+{
+	s->prev_ip = regs->nip;
+	resv_window(s, regs);
+	itrace_ppc_set_trace(s, regs);
+}
+
 int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 		     bool rearm)
 {
@@ -251,11 +258,10 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 		else
 			log_step(s, regs, s->prev_ip, regs->nip);
 	}
-	s->prev_ip = regs->nip;
 	if (rearm) {
-		resv_window(s, regs);
-		itrace_ppc_set_trace(s, regs);
+		itrace_ppc_resume(s, regs);
 	} else {
+		s->prev_ip = regs->nip;
 		itrace_ppc_clear_trace(regs);
 	}
 	return NOTIFY_STOP;

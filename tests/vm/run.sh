@@ -62,8 +62,11 @@ want kdb_ss && vmtest kdb_ss "$b/tp_spin"
 want lifecycle && vmtest lifecycle
 want follow && vmtest follow "$b/tp_follow"
 want signals && vmtest signals "$b/tp_life"
-# ppc uprobes drop MSR_SE/BE after their out-of-line step (issue 4)
-[ "$ITRACE_ARCH" != x86_64 ] || { want uprobe && vmtest uprobe "$b/tp_loop"; }
+want uprobe && vmtest uprobe "$b/tp_loop"
+# larx..stcx. windows (and their emulation) exist on powerpc only
+[ "$ITRACE_ARCH" != ppc64le ] || {
+	want uprobe_resv && vmtest uprobe_resv "$b/tp_atomic"
+}
 if want atomic; then
 	rm -f "$b/logs/atomic-insn.log"
 	vmtest atomic "$b/logs"
