@@ -62,6 +62,7 @@ want kdb_ss && vmtest kdb_ss "$b/tp_spin"
 want lifecycle && vmtest lifecycle
 want follow && vmtest follow "$b/tp_follow"
 want signals && vmtest signals "$b/tp_life"
+want exit_unload && vmtest exit_unload
 want uprobe && vmtest uprobe "$b/tp_loop"
 # larx..stcx. windows (and their emulation) exist on powerpc only
 [ "$ITRACE_ARCH" != ppc64le ] || {
