@@ -69,6 +69,12 @@ static void cmd_status(void)
 	}
 	if (!n)
 		kdb_printf("itrace: no task traced (itrace on <pid>)\n");
+	for (i = 0, n = 0; i < itrace_nr_slots; i++)
+		n += READ_ONCE(itrace_slots[i].work_queued) &&
+		     atomic_read(&itrace_slots[i].state) == ITRACE_PENDING;
+	if (n)
+		kdb_printf("itrace: %u task%s not yet back in user mode to arm: rmmod refused\n",
+			   n, n == 1 ? "" : "s");
 	missed = atomic_read(&itrace_follow_missed);
 	if (missed)
 		kdb_printf("itrace: %u followed task%s not traced: table full (max_tasks=%u)\n",
