@@ -29,7 +29,7 @@ sources() {
 b="$top/build/fuzz"
 mkdir -p "$b"
 cflags=(-g -O1 -fno-omit-frame-pointer
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+	"-fsanitize=fuzzer,address,undefined" -fno-sanitize-recover=all
 	-Wall -Wextra -Werror -Wdeclaration-after-statement
 	-Wmissing-prototypes -Wstrict-prototypes -I"$top/tests/host")
 rc=0

@@ -63,7 +63,7 @@ for t in $targets; do
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
 	cov=$(sed -n 's/^#[0-9]*[[:space:]]*DONE *cov: \([0-9]*\) ft: \([0-9]*\) corp: \([0-9]*\).*/cov \1 ft \2 corp \3/p' "$log" | tail -1)
-	crash=$(ls "$art" 2>/dev/null | head -1)
+	crash=$(find "$art" -type f -printf "%f\n" | head -1)
 	if [ $rc -eq 0 ] && [ -z "$crash" ] && [ -n "$execs" ] && [ -n "$cov" ]; then
 		echo "PASS fuzz $t: $execs execs, 0 crashes, $cov, $rate exec/s"
 	else
