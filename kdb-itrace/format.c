@@ -28,14 +28,25 @@ const char *itrace_kind_name(unsigned int kind)
 	return kind < ITRACE_K_NR ? kind_names[kind] : "?";
 }
 
+/*
+ * A mapping name is a file name: any bytes but '/' and NUL. Printed as
+ * they are, a newline or an escape sequence in one would split the log
+ * line or drive the console, so anything but printable ASCII shows as '?'.
+ */
 int itrace_format_addr(char *buf, size_t len, const struct itrace_symmap *m,
 		       u64 addr)
 {
 	const struct itrace_map *map = itrace_symmap_find(m, addr);
+	char name[ITRACE_MAP_NAME + 1];
+	unsigned int i;
 
 	if (!map)
 		return snprintf(buf, len, "0x%llx", (unsigned long long)addr);
-	return snprintf(buf, len, "%.*s+0x%llx", ITRACE_MAP_NAME, map->name,
+	for (i = 0; i < ITRACE_MAP_NAME && map->name[i]; i++)
+		name[i] = map->name[i] < ' ' || map->name[i] > '~' ?
+			  '?' : map->name[i];
+	name[i] = '\0';
+	return snprintf(buf, len, "%s+0x%llx", name,
 			(unsigned long long)(addr - map->start + map->pgoff));
 }
 

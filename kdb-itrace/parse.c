@@ -173,8 +173,8 @@ static int parse_log(int argc, const char *const *argv,
 	return 0;
 }
 
-int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
-		 char *err, size_t errlen)
+static int parse_args(int argc, const char *const *argv,
+		      struct itrace_cmd *cmd, char *err, size_t errlen)
 {
 	const char *sub;
 
@@ -211,4 +211,27 @@ int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
 	if (argc > 1)
 		return too_many(sub, argv[1], err, errlen);
 	return 0;
+}
+
+/*
+ * Messages quote the offending word as typed. A control byte in it (a
+ * newline, the start of an escape sequence) would split the one-line
+ * message or drive the console, so anything but printable ASCII shows
+ * as '?'.
+ */
+static void printable_only(char *s)
+{
+	for (; *s; s++)
+		if (*s < ' ' || *s > '~')
+			*s = '?';
+}
+
+int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
+		 char *err, size_t errlen)
+{
+	int ret = parse_args(argc, argv, cmd, err, errlen);
+
+	if (ret)
+		printable_only(err);
+	return ret;
 }

@@ -45,7 +45,8 @@ struct itrace_cmd {
 
 /*
  * Parse the arguments after the command name. Returns 0, or -1 with a
- * one-line message (no newline) naming the problem in @err.
+ * one-line message (no newline) naming the problem in @err; bytes of the
+ * quoted word that are not printable ASCII show as '?'. @errlen >= 1.
  */
 int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
 		 char *err, size_t errlen);

@@ -24,6 +24,14 @@ static int parse_line(const char *line, struct itrace_cmd *cmd, char *err,
 	return itrace_parse(argc, argv, cmd, err, errlen);
 }
 
+/* Test names go to the log as one line each, like the errors. */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if (*s < ' ' || *s > '~')
+			*s = '?';
+}
+
 struct ok_case {
 	const char *line;
 	enum itrace_op op;
@@ -96,6 +104,11 @@ static const struct bad_case bad_cases[] = {
 	{ "log -x", "itrace log: unknown option '-x' (-n N, -r)" },
 	{ "log 1 2", "itrace log: unexpected argument '2'" },
 	{ "log zz", "itrace log: bad pid 'zz'" },
+	/* the word is echoed; control bytes must not break the line */
+	{ "bogus\nsub", "itrace: unknown subcommand 'bogus?sub' (itrace help)" },
+	{ "on \x1b[2J", "itrace on: bad pid '?[2J'" },
+	{ "log -n 1\r", "itrace log: bad count '1?'" },
+	{ "off \xc3\xa9", "itrace off: bad pid '\?\?'" },
 };
 
 int main(void)
@@ -119,6 +132,7 @@ int main(void)
 		int ret = parse_line(c->line, &cmd, err, sizeof(err));
 
 		snprintf(name, sizeof(name), "parse rejects '%s'", c->line);
+		printable(name);
 		CHECK(name, ret == -1);
 		CHECK_STR(name, err, c->err);
 	}
