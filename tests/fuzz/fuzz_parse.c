@@ -54,7 +54,8 @@ static void free_words(struct words *w)
 static bool same_cmd(const struct itrace_cmd *a, const struct itrace_cmd *b)
 {
 	return a->op == b->op && a->pid == b->pid && a->mode == b->mode &&
-	       a->count == b->count && a->raw == b->raw;
+	       a->count == b->count && a->raw == b->raw &&
+	       a->flags == b->flags;
 }
 
 /* @s is @v in plain decimal (leading zeros allowed). */
@@ -78,9 +79,14 @@ static void check_ok(const struct itrace_cmd *c, const struct words *w)
 		FUZZ_ASSERT(c->mode == ITRACE_MODE_INSN);
 	if (c->op != ITRACE_OP_LOG)
 		FUZZ_ASSERT(!c->count && !c->raw);
+	FUZZ_ASSERT(!(c->flags & ~(ITRACE_F_THREADS | ITRACE_F_FOLLOW |
+				   ITRACE_F_EXEC)));
+	if (c->op != ITRACE_OP_ON)
+		FUZZ_ASSERT(!c->flags);
 	switch (c->op) {
 	case ITRACE_OP_ON:
-		FUZZ_ASSERT(w->argc == 2 || w->argc == 3);
+		/* pid, at most one mode, each option at most once */
+		FUZZ_ASSERT(w->argc >= 2 && w->argc <= 6);
 		FUZZ_ASSERT(c->pid > 0 && is_decimal(w->argv[1], c->pid));
 		break;
 	case ITRACE_OP_OFF:
@@ -112,7 +118,7 @@ static void check_round_trip(const struct itrace_cmd *c)
 		[ITRACE_OP_LOG] = "log", [ITRACE_OP_CLEAR] = "clear",
 	};
 	char pid[16], count[16], err[KDB_ERRLEN];
-	const char *argv[6];
+	const char *argv[8];
 	struct itrace_cmd back;
 	int argc = 0;
 
@@ -123,6 +129,12 @@ static void check_round_trip(const struct itrace_cmd *c)
 	case ITRACE_OP_ON:
 		argv[argc++] = pid;
 		argv[argc++] = c->mode == ITRACE_MODE_BLOCK ? "block" : "insn";
+		if (c->flags & ITRACE_F_EXEC)
+			argv[argc++] = "follow-exec";
+		if (c->flags & ITRACE_F_THREADS)
+			argv[argc++] = "threads";
+		if (c->flags & ITRACE_F_FOLLOW)
+			argv[argc++] = "follow";
 		break;
 	case ITRACE_OP_OFF:
 		argv[argc++] = c->pid ? pid : "all";

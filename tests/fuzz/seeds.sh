@@ -42,7 +42,8 @@ sed -n '/itrace_help_lines\[\]/,/NULL/s/^\t"itrace \([^"]*\)  .*/\1/p' \
 	n=$((n + 1))
 	words "$c/parse/help-$n" "$l"
 done
-for l in "on 1" "on 1 insn" "on 4194304 block" "off 1" "off all" \
+for l in "on 1" "on 1 insn" "on 4194304 block" "on 1 threads follow" \
+	"on 1 block follow-exec" "off 1" "off all" \
 	"status" "log" "log -n 5" "log -r" "log -n 0 -r 7" "clear" "help"; do
 	words "$c/parse/form-$(tr ' ' _ <<<"$l")" "$l"
 done
