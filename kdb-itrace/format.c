@@ -7,27 +7,6 @@
 #include "format.h"
 #include "kind.h"
 
-static const char *const kind_names[ITRACE_K_NR] = {
-	[ITRACE_K_INSN]		= "insn",
-	[ITRACE_K_JCC_NT]	= "jcc-nt",
-	[ITRACE_K_JCC]		= "jcc",
-	[ITRACE_K_JMP]		= "jmp",
-	[ITRACE_K_CALL]		= "call",
-	[ITRACE_K_RET]		= "ret",
-	[ITRACE_K_ICALL]	= "icall",
-	[ITRACE_K_IJMP]		= "ijmp",
-	[ITRACE_K_SYSCALL]	= "syscall",
-	[ITRACE_K_INT]		= "int",
-	[ITRACE_K_IRET]		= "iret",
-	[ITRACE_K_FAR]		= "far",
-	[ITRACE_K_ASYNC]	= "async",
-};
-
-const char *itrace_kind_name(unsigned int kind)
-{
-	return kind < ITRACE_K_NR ? kind_names[kind] : "?";
-}
-
 /*
  * A mapping name is a file name: any bytes but '/' and NUL. Printed as
  * they are, a newline or an escape sequence in one would split the log

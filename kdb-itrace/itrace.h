@@ -43,6 +43,7 @@ struct itrace_slot {
 	u8 idx;
 	u8 mode;			/* enum itrace_mode */
 	u8 flags;			/* ITRACE_F_*, inherited when followed */
+	u16 kinds;			/* kinds to record, bit per enum itrace_kind */
 	bool work_queued;		/* work below is on the task's list */
 	char comm[TASK_COMM_LEN];
 	struct callback_head work;
@@ -81,7 +82,8 @@ unsigned int itrace_log_per_cpu(void);
 int itrace_lifecycle_init(void);
 void itrace_lifecycle_exit(void);
 struct itrace_slot *itrace_start(struct task_struct *p,
-				 struct itrace_slot *s, u8 mode, u8 flags);
+				 struct itrace_slot *s, u8 mode, u8 flags,
+				 u16 kinds);
 extern atomic_t itrace_follow_missed;
 int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
 		      bool *queued, task_work_func_t fn,

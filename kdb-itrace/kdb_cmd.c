@@ -13,19 +13,33 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include "itrace.h"
+#include "kind.h"
 
 static const char *mode_name(const struct itrace_slot *s)
 {
 	return s->mode == ITRACE_MODE_BLOCK ? "block" : "insn";
 }
 
-static void flags_str(char *buf, size_t len, u8 flags)
+/* The `on` options as typed (canonical order), or "-" for none. */
+static void flags_str(char *buf, size_t len, u8 flags, u16 kinds)
 {
-	snprintf(buf, len, "%s%s%s%s", flags ? "" : "-",
-		 flags & ITRACE_F_THREADS ? " threads" : "",
-		 flags & ITRACE_F_FOLLOW ? " follow" : "",
-		 flags & ITRACE_F_EXEC ? " follow-exec" : "");
-	if (flags)	/* drop the leading blank */
+	int w, k;
+
+	w = snprintf(buf, len, "%s%s%s",
+		     flags & ITRACE_F_THREADS ? " threads" : "",
+		     flags & ITRACE_F_FOLLOW ? " follow" : "",
+		     flags & ITRACE_F_EXEC ? " follow-exec" : "");
+	if (kinds != ITRACE_KINDS_ALL && w < len)
+		w += snprintf(buf + w, len - w, " kinds=%s",
+			      kinds ? "" : "none");
+	for (k = 0; k < ITRACE_K_NR && kinds != ITRACE_KINDS_ALL; k++)
+		if ((kinds & (1u << k)) && w < len)
+			w += snprintf(buf + w, len - w, "%s%s",
+				      buf[w - 1] == '=' ? "" : ",",
+				      itrace_kind_name(k));
+	if (!w)
+		snprintf(buf, len, "-");
+	else	/* drop the leading blank */
 		memmove(buf, buf + 1, strlen(buf));
 }
 
@@ -42,7 +56,7 @@ static void cmd_help(void)
 static void cmd_status(void)
 {
 	unsigned int i, n = 0, used = 0, missed;
-	char line[200], opts[40];
+	char line[200], opts[120];
 
 	for (i = 0; i < itrace_nr_slots; i++)
 		used += atomic_read(&itrace_slots[i].state) != ITRACE_FREE;
@@ -61,7 +75,7 @@ static void cmd_status(void)
 			kdb_printf("%7s %-16s %-8s %-5s %12s %12s %10s %7s %s\n",
 				   "pid", "comm", "state", "mode", "steps",
 				   "records", "dropped", "tgid", "options");
-		flags_str(opts, sizeof(opts), s->flags);
+		flags_str(opts, sizeof(opts), s->flags, s->kinds);
 		kdb_printf("%7d %-16s %-8s %-5s %12llu %12llu %10lld %7d %s\n",
 			   s->pid, s->comm, itrace_state_name(st),
 			   mode_name(s), s->steps, s->records,
@@ -125,7 +139,10 @@ static unsigned int other_threads(struct task_struct *p, bool start,
 		if (t == p || refuse(t, ts, why, sizeof(why)))
 			continue;
 		n++;
-		if (start && IS_ERR(itrace_start(t, ts, cmd->mode, cmd->flags)))
+		if (!start)
+			continue;
+		ts = itrace_start(t, ts, cmd->mode, cmd->flags, cmd->kinds);
+		if (IS_ERR(ts))
 			(*failed)++;
 	}
 	return n;
@@ -137,7 +154,7 @@ static void cmd_on(const struct itrace_cmd *cmd)
 	struct itrace_slot *s;
 	unsigned int more = 0, failed = 0, need;
 	const char *no;
-	char why[80], opts[40];
+	char why[80], opts[120];
 
 	/*
 	 * With every other CPU stopped no grace period can end, so the tasks
@@ -164,7 +181,7 @@ static void cmd_on(const struct itrace_cmd *cmd)
 			   itrace_nr_slots);
 		goto out;
 	}
-	s = itrace_start(p, s, cmd->mode, cmd->flags);
+	s = itrace_start(p, s, cmd->mode, cmd->flags, cmd->kinds);
 	if (IS_ERR(s)) {
 		kdb_printf("itrace on: pid %d (%s) cannot be armed (exiting or unloading)\n",
 			   cmd->pid, p->comm);
@@ -178,8 +195,8 @@ static void cmd_on(const struct itrace_cmd *cmd)
 	else
 		kdb_printf("itrace: pid %d (%s) armed, mode insn", cmd->pid,
 			   s->comm);
-	if (cmd->flags) {
-		flags_str(opts, sizeof(opts), cmd->flags);
+	if (cmd->flags || cmd->kinds != ITRACE_KINDS_ALL) {
+		flags_str(opts, sizeof(opts), cmd->flags, cmd->kinds);
 		kdb_printf(", %s", opts);
 	}
 	if (more)

@@ -132,7 +132,8 @@ atomic_t itrace_follow_missed;
  * until the task exits.
  */
 struct itrace_slot *itrace_start(struct task_struct *p,
-				 struct itrace_slot *s, u8 mode, u8 flags)
+				 struct itrace_slot *s, u8 mode, u8 flags,
+				 u16 kinds)
 {
 	if (s) {
 		atomic_set(&s->state, ITRACE_PENDING);
@@ -149,6 +150,7 @@ struct itrace_slot *itrace_start(struct task_struct *p,
 	}
 	s->mode = mode;
 	s->flags = flags;
+	s->kinds = kinds;
 	if (itrace_work_queue(p, &s->work, &s->work_queued, itrace_arm_work,
 			      TWA_NONE)) {
 		atomic_set(&s->state, ITRACE_LINGER);
@@ -178,7 +180,7 @@ static void probe_fork(void *data, struct task_struct *parent,
 	if (!(s->flags & want) || atomic_read(&s->state) != ITRACE_ARMED ||
 	    READ_ONCE(itrace_shutdown))
 		return;
-	if (IS_ERR(itrace_start(child, NULL, s->mode, s->flags)))
+	if (IS_ERR(itrace_start(child, NULL, s->mode, s->flags, s->kinds)))
 		atomic_inc(&itrace_follow_missed);
 }
 

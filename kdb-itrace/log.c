@@ -80,7 +80,8 @@ void itrace_emit(struct itrace_slot *s, unsigned int kind,
 {
 	struct itrace_rec rec, old;
 
-	if (s->mode == ITRACE_MODE_BLOCK && !itrace_kind_is_transfer(kind))
+	if (!(s->kinds & (1u << kind)) ||
+	    (s->mode == ITRACE_MODE_BLOCK && !itrace_kind_is_transfer(kind)))
 		return;
 	rec.seq = atomic64_inc_return(&next_seq);
 	rec.from = from;

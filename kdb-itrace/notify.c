@@ -34,8 +34,11 @@ static int itrace_die(struct notifier_block *nb, unsigned long val,
 		return itrace_arch_foreign_step(s, data);
 
 	armed = st == ITRACE_ARMED && !READ_ONCE(itrace_shutdown);
-	/* LINGER: a stray TF (e.g. restored by sigreturn): swallow, no log */
-	st = itrace_arch_step(s, data, st != ITRACE_LINGER, armed);
+	/*
+	 * LINGER: a stray TF (e.g. restored by sigreturn): swallow, no log.
+	 * kinds=none skips the decoding too: the bare cost of the trap.
+	 */
+	st = itrace_arch_step(s, data, st != ITRACE_LINGER && s->kinds, armed);
 	if (!armed)
 		atomic_cmpxchg(&s->state, ITRACE_OFF, ITRACE_LINGER);
 	return st;

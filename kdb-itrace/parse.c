@@ -4,13 +4,16 @@
  * argument is accounted for, numbers are plain decimal without sign or
  * trailing junk, and anything else is an error naming the offender.
  */
+#include "kind.h"
 #include "parse.h"
 
 const char *const itrace_help_lines[] = {
 	"itrace on <pid> [insn|block] [threads] [follow] [follow-exec]",
 	"                              trace task <pid> (a tid); insn: every instruction (default), block: control transfers only;",
 	"                              threads: every thread of its process, also later ones; follow: forked children too;",
-	"                              follow-exec: keep tracing the new program after exec (default: stop at exec)",
+	"                              follow-exec: keep tracing the new program after exec (default: stop at exec);",
+	"                              kinds=K,K..: record only these kinds (insn jcc-nt jcc jmp call ret icall ijmp",
+	"                              syscall int iret far async); kinds=none: record nothing (the bare trap cost)",
 	"itrace off <pid>|all          stop tracing <pid> (a tid, or every traced thread of process <pid>), or every task",
 	"itrace status                 traced tasks, modes, step/record/drop counts",
 	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs, of <pid> (a tid or a process);",
@@ -69,11 +72,36 @@ static const struct {
 	{ "follow-exec", ITRACE_F_EXEC },
 };
 
+/* kinds=none or kinds=K[,K...] */
+static int parse_kinds(const char *list, u32 *kinds, char *err,
+		       size_t errlen)
+{
+	const char *p = list;
+
+	*kinds = 0;
+	if (!strcmp(list, "none"))
+		return 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int k = itrace_kind_parse(p, len);
+
+		if (k < 0) {
+			snprintf(err, errlen, "itrace on: bad kind '%.*s' in kinds= (itrace help)",
+				 (int)len, p);
+			return -1;
+		}
+		*kinds |= 1u << k;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
 /* Options after the pid, in any order, each at most once. */
 static int parse_on(int argc, const char *const *argv,
 		    struct itrace_cmd *cmd, char *err, size_t errlen)
 {
-	bool have_mode = false;
+	bool have_mode = false, have_kinds = false;
 	int i;
 	size_t f;
 
@@ -84,9 +112,21 @@ static int parse_on(int argc, const char *const *argv,
 	}
 	if (parse_pid("on", argv[1], &cmd->pid, err, errlen))
 		return -1;
+	cmd->kinds = ITRACE_KINDS_ALL;
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i];
 		bool mode = !strcmp(a, "insn") || !strcmp(a, "block");
+
+		if (!strncmp(a, "kinds=", 6)) {
+			if (have_kinds) {
+				snprintf(err, errlen, "itrace on: 'kinds=' given twice");
+				return -1;
+			}
+			have_kinds = true;
+			if (parse_kinds(a + 6, &cmd->kinds, err, errlen))
+				return -1;
+			continue;
+		}
 
 		if (mode) {
 			if (have_mode) {
@@ -104,7 +144,7 @@ static int parse_on(int argc, const char *const *argv,
 				break;
 		if (f == ARRAY_SIZE(on_flags)) {
 			snprintf(err, errlen,
-				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec)",
+				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec, kinds=)",
 				 a);
 			return -1;
 		}

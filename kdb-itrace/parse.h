@@ -39,6 +39,7 @@ struct itrace_cmd {
 	int pid;		/* on, off, log; 0 = every task (log, off all) */
 	enum itrace_mode mode;	/* on */
 	u32 flags;		/* on: ITRACE_F_* */
+	u32 kinds;		/* on: bit per enum itrace_kind to record */
 	u32 count;		/* log: last N records, 0 = all */
 	bool raw;		/* log -r */
 };

@@ -17,11 +17,11 @@ need_pkgs clang-14 libclang-rt-14-dev llvm-14
 # The sources of each target after its fuzz_<target>.c.
 sources() {
 	case $1 in
-	parse)		echo kdb-itrace/parse.c ;;
+	parse)		echo kdb-itrace/parse.c kdb-itrace/kind.c ;;
 	x86_decode)	echo arch/x86/insn_decode.c ;;
 	ppc_class)	echo arch/powerpc/insn_class.c ;;
 	ring)		echo kdb-itrace/ring.c ;;
-	format)		echo kdb-itrace/format.c kdb-itrace/symmap.c ;;
+	format)		echo kdb-itrace/format.c kdb-itrace/symmap.c kdb-itrace/kind.c ;;
 	*)		return 1 ;;
 	esac
 }

@@ -32,9 +32,9 @@ unit() { # unit NAME SOURCES...: build and run one test binary
 	fi
 }
 
-unit test_parse "$top/tests/host/test_parse.c" "$core/parse.c"
+unit test_parse "$top/tests/host/test_parse.c" "$core/parse.c" "$core/kind.c"
 unit test_ring "$top/tests/host/test_ring.c" "$core/ring.c"
-unit test_format "$top/tests/host/test_format.c" "$core/format.c" \
+unit test_format "$top/tests/host/test_format.c" "$core/format.c" "$core/kind.c" \
 	"$core/symmap.c"
 # The decoder tests print summaries; turn them into PASS/FAIL lines.
 summaries() {

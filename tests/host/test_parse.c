@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include "check.h"
+#include "../../kdb-itrace/kind.h"
 #include "../../kdb-itrace/parse.h"
 
 #define MAXARGS 16
@@ -83,14 +84,19 @@ static const struct bad_case bad_cases[] = {
 	{ "on 4194305", "itrace on: bad pid '4194305'" },
 	{ "on 99999999999999999999", "itrace on: bad pid '99999999999999999999'" },
 	{ "on 0x10", "itrace on: bad pid '0x10'" },
-	{ "on 12 fast", "itrace on: bad option 'fast' (insn, block, threads, follow, follow-exec)" },
-	{ "on 12 block extra", "itrace on: bad option 'extra' (insn, block, threads, follow, follow-exec)" },
+	{ "on 12 fast", "itrace on: bad option 'fast' (insn, block, threads, follow, follow-exec, kinds=)" },
+	{ "on 12 block extra", "itrace on: bad option 'extra' (insn, block, threads, follow, follow-exec, kinds=)" },
 	{ "on 12 block insn", "itrace on: 'insn': mode already given" },
 	{ "on 12 insn insn", "itrace on: 'insn': mode already given" },
 	{ "on 12 threads follow threads", "itrace on: 'threads' given twice" },
-	{ "on 12 Threads", "itrace on: bad option 'Threads' (insn, block, threads, follow, follow-exec)" },
-	{ "on 12 follow-", "itrace on: bad option 'follow-' (insn, block, threads, follow, follow-exec)" },
+	{ "on 12 Threads", "itrace on: bad option 'Threads' (insn, block, threads, follow, follow-exec, kinds=)" },
+	{ "on 12 follow-", "itrace on: bad option 'follow-' (insn, block, threads, follow, follow-exec, kinds=)" },
 	{ "on threads 12", "itrace on: bad pid 'threads'" },
+	{ "on 12 kinds=", "itrace on: bad kind '' in kinds= (itrace help)" },
+	{ "on 12 kinds=call,", "itrace on: bad kind '' in kinds= (itrace help)" },
+	{ "on 12 kinds=call,rets", "itrace on: bad kind 'rets' in kinds= (itrace help)" },
+	{ "on 12 kinds=none,call", "itrace on: bad kind 'none' in kinds= (itrace help)" },
+	{ "on 12 kinds=call kinds=ret", "itrace on: 'kinds=' given twice" },
 	{ "off", "itrace off: missing pid or 'all' (itrace off <pid>|all)" },
 	{ "off x", "itrace off: bad pid 'x'" },
 	{ "off all 3", "itrace off: unexpected argument '3'" },
@@ -136,6 +142,30 @@ int main(void)
 		CHECK(name, ret == -1);
 		CHECK_STR(name, err, c->err);
 	}
+	/* kind filters: the mask each one gives */
+	{
+		static const struct {
+			const char *line;
+			unsigned int kinds;
+		} kc[] = {
+			{ "on 5", ITRACE_KINDS_ALL },
+			{ "on 5 kinds=none", 0 },
+			{ "on 5 block kinds=call,ret",
+			  (1u << ITRACE_K_CALL) | (1u << ITRACE_K_RET) },
+			{ "on 5 kinds=async,insn,jcc-nt",
+			  (1u << ITRACE_K_ASYNC) | (1u << ITRACE_K_INSN) |
+			  (1u << ITRACE_K_JCC_NT) },
+			{ "off 5", 0 },
+		};
+
+		for (i = 0; i < sizeof(kc) / sizeof(kc[0]); i++) {
+			snprintf(name, sizeof(name), "parse kinds '%s'",
+				 kc[i].line);
+			CHECK(name, !parse_line(kc[i].line, &cmd, err,
+						sizeof(err)) &&
+			      cmd.kinds == kc[i].kinds);
+		}
+	}
 	/* a short error buffer truncates, never overflows */
 	{
 		char small[8];
@@ -148,6 +178,6 @@ int main(void)
 	}
 	for (i = 0; itrace_help_lines[i]; i++)
 		;
-	CHECK("help has the expected line count", i == 10);
+	CHECK("help has the expected line count", i == 12);
 	return check_failed ? 1 : 0;
 }

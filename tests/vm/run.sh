@@ -63,6 +63,7 @@ want lifecycle && vmtest lifecycle
 want follow && vmtest follow "$b/tp_follow"
 want signals && vmtest signals "$b/tp_life"
 want exit_unload && vmtest exit_unload
+want filter && vmtest filter "$b/tp_loop"
 want uprobe && vmtest uprobe "$b/tp_loop"
 # larx..stcx. windows (and their emulation) exist on powerpc only
 [ "$ITRACE_ARCH" != ppc64le ] || {
