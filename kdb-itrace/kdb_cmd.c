@@ -30,12 +30,12 @@ static void flags_str(char *buf, size_t len, u8 flags, u16 kinds)
 		     flags & ITRACE_F_FOLLOW ? " follow" : "",
 		     flags & ITRACE_F_EXEC ? " follow-exec" : "");
 	if (kinds != ITRACE_KINDS_ALL && w < len)
-		w += snprintf(buf + w, len - w, " kinds=%s",
+		w += snprintf(buf + w, len - w, " kinds %s",
 			      kinds ? "" : "none");
 	for (k = 0; k < ITRACE_K_NR && kinds != ITRACE_KINDS_ALL; k++)
 		if ((kinds & (1u << k)) && w < len)
 			w += snprintf(buf + w, len - w, "%s%s",
-				      buf[w - 1] == '=' ? "" : ",",
+				      buf[w - 1] == ' ' ? "" : ",",
 				      itrace_kind_name(k));
 	if (!w)
 		snprintf(buf, len, "-");

@@ -36,7 +36,7 @@ static int itrace_die(struct notifier_block *nb, unsigned long val,
 	armed = st == ITRACE_ARMED && !READ_ONCE(itrace_shutdown);
 	/*
 	 * LINGER: a stray TF (e.g. restored by sigreturn): swallow, no log.
-	 * kinds=none skips the decoding too: the bare cost of the trap.
+	 * kinds none skips the decoding too: the bare cost of the trap.
 	 */
 	st = itrace_arch_step(s, data, st != ITRACE_LINGER && s->kinds, armed);
 	if (!armed)

@@ -12,8 +12,8 @@ const char *const itrace_help_lines[] = {
 	"                              trace task <pid> (a tid); insn: every instruction (default), block: control transfers only;",
 	"                              threads: every thread of its process, also later ones; follow: forked children too;",
 	"                              follow-exec: keep tracing the new program after exec (default: stop at exec);",
-	"                              kinds=K,K..: record only these kinds (insn jcc-nt jcc jmp call ret icall ijmp",
-	"                              syscall int iret far async); kinds=none: record nothing (the bare trap cost)",
+	"                              kinds K,K..: record only these kinds (insn jcc-nt jcc jmp call ret icall ijmp",
+	"                              syscall int iret far async); kinds none: record nothing (the bare trap cost)",
 	"itrace off <pid>|all          stop tracing <pid> (a tid, or every traced thread of process <pid>), or every task",
 	"itrace status                 traced tasks, modes, step/record/drop counts",
 	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs, of <pid> (a tid or a process);",
@@ -72,7 +72,7 @@ static const struct {
 	{ "follow-exec", ITRACE_F_EXEC },
 };
 
-/* kinds=none or kinds=K[,K...] */
+/* "none" or K[,K...] (kdb splits words at '=', hence no kinds=) */
 static int parse_kinds(const char *list, u32 *kinds, char *err,
 		       size_t errlen)
 {
@@ -86,7 +86,7 @@ static int parse_kinds(const char *list, u32 *kinds, char *err,
 		int k = itrace_kind_parse(p, len);
 
 		if (k < 0) {
-			snprintf(err, errlen, "itrace on: bad kind '%.*s' in kinds= (itrace help)",
+			snprintf(err, errlen, "itrace on: bad kind '%.*s' in kinds (itrace help)",
 				 (int)len, p);
 			return -1;
 		}
@@ -117,13 +117,18 @@ static int parse_on(int argc, const char *const *argv,
 		const char *a = argv[i];
 		bool mode = !strcmp(a, "insn") || !strcmp(a, "block");
 
-		if (!strncmp(a, "kinds=", 6)) {
+		if (!strcmp(a, "kinds")) {
 			if (have_kinds) {
-				snprintf(err, errlen, "itrace on: 'kinds=' given twice");
+				snprintf(err, errlen, "itrace on: 'kinds' given twice");
+				return -1;
+			}
+			if (++i == argc) {
+				snprintf(err, errlen,
+					 "itrace on: kinds needs a list (kinds call,ret or kinds none)");
 				return -1;
 			}
 			have_kinds = true;
-			if (parse_kinds(a + 6, &cmd->kinds, err, errlen))
+			if (parse_kinds(argv[i], &cmd->kinds, err, errlen))
 				return -1;
 			continue;
 		}
@@ -144,7 +149,7 @@ static int parse_on(int argc, const char *const *argv,
 				break;
 		if (f == ARRAY_SIZE(on_flags)) {
 			snprintf(err, errlen,
-				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec, kinds=)",
+				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec, kinds)",
 				 a);
 			return -1;
 		}
