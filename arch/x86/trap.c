@@ -134,6 +134,28 @@ static void log_step(struct itrace_slot *s, struct pt_regs *regs,
 	itrace_emit(s, ITRACE_K_ASYNC, from, to);
 }
 
+/*
+ * Our BTF ran the task from @from in a straight line (a branch would
+ * have trapped; a syscall does not) until ptrace stopped it and dropped
+ * BTF; a plain step since ran one more instruction and left the task
+ * at @to. Log the line, then that step.
+ */
+static void log_line(struct itrace_slot *s, struct pt_regs *regs,
+		     unsigned long from, unsigned long to)
+{
+	struct itrace_x86_insn d;
+	unsigned int n;
+
+	for (n = 0; n < BTF_SCAN_MAX && decode_at(regs, from, &d); n++) {
+		if ((d.kind != ITRACE_K_INSN && d.kind != ITRACE_K_SYSCALL) ||
+		    from + d.len == to || from == to)
+			break;
+		itrace_emit(s, d.kind, from, from + d.len);
+		from += d.len;
+	}
+	log_step(s, regs, from, to);
+}
+
 struct scan_ctx {
 	struct itrace_slot *s;
 	struct pt_regs *regs;
@@ -180,10 +202,19 @@ static bool log_block(struct itrace_slot *s, struct pt_regs *regs,
 	}
 }
 
+/* A plain step, from where the last trap left the task or after a line. */
+static void log_plain(struct itrace_slot *s, struct pt_regs *regs)
+{
+	if (s->arch.line)
+		log_line(s, regs, s->prev_ip, regs->ip);
+	else
+		log_step(s, regs, s->prev_ip, regs->ip);
+}
+
 static void log_trap(struct itrace_slot *s, struct pt_regs *regs)
 {
 	if (!s->arch.btf) {
-		log_step(s, regs, s->prev_ip, regs->ip);
+		log_plain(s, regs);
 		return;
 	}
 	if (log_block(s, regs, s->prev_ip, regs->ip)) {
@@ -213,22 +244,36 @@ static int consume(struct die_args *a)
 	return NOTIFY_STOP;
 }
 
+/*
+ * A step trap without DR6.BS is one whose DR6 was wiped, unless the
+ * program ran an int1 of its own: false for that one, which is not a
+ * step at all.
+ */
+static bool is_step(struct itrace_slot *s, struct die_args *a)
+{
+	unsigned long *dr6 = (unsigned long *)ERR_PTR(a->err);
+
+	if (*dr6 & DR_STEP)
+		return true;
+	if (is_icebp(s->prev_ip))
+		return false;
+	atomic_long_inc(&itrace_x86_lost_dr6);
+	return true;
+}
+
 int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 		     bool rearm)
 {
 	struct die_args *a = data;
 	struct pt_regs *regs = a->regs;
-	unsigned long *dr6 = (unsigned long *)ERR_PTR(a->err);
 
-	if (!(*dr6 & DR_STEP)) {
-		if (is_icebp(s->prev_ip))
-			return NOTIFY_DONE;	/* the program's own int1 */
-		atomic_long_inc(&itrace_x86_lost_dr6);
-	}
+	if (!is_step(s, a))
+		return NOTIFY_DONE;
 	s->steps++;
 	if (log)
 		log_trap(s, regs);
 	s->prev_ip = regs->ip;
+	s->arch.line = false;
 	if (rearm) {
 		/* the #DB cleared BTF and TIF_BLOCKSTEP: set them again */
 		s->arch.btf = s->mode == ITRACE_MODE_BLOCK &&
@@ -244,10 +289,24 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 	return consume(a);
 }
 
-int itrace_arch_foreign_step(struct itrace_slot *s, void *data)
+/*
+ * A tracer's step is always a single step: enable_step() in
+ * arch/x86/kernel/step.c turns PTRACE_SINGLEBLOCK into one when TF was
+ * already ours, and itrace_arch_arm_current() does when the tracer came
+ * first. BS stays in DR6 and virtual_dr6 for the tracer's SIGTRAP, TF
+ * and BTF stay as ptrace wants them.
+ */
+int itrace_arch_foreign_step(struct itrace_slot *s, void *data, bool log)
 {
 	struct die_args *a = data;
 
+	if (!is_step(s, a))
+		return NOTIFY_DONE;
+	s->steps++;
+	if (log)
+		log_plain(s, a->regs);
 	s->prev_ip = a->regs->ip;
+	s->arch.btf = false;
+	s->arch.line = false;
 	return NOTIFY_DONE;
 }

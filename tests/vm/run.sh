@@ -62,6 +62,11 @@ want kdb_ss && vmtest kdb_ss "$b/tp_spin"
 want lifecycle && vmtest lifecycle
 # ppc uprobes drop MSR_SE/BE after their out-of-line step (issue 4)
 [ "$ITRACE_ARCH" != x86_64 ] || { want uprobe && vmtest uprobe "$b/tp_loop"; }
+want ptrace && vmtest ptrace
+want kprobe && vmtest kprobe "$b/tp_syscall"
+# qemu 7.2's pseries TCG does not model the DAWR (POWER9's watchpoint):
+# a perf watchpoint there never fires (qemu 8.2 implemented it)
+[ "$ITRACE_ARCH" != x86_64 ] || { want hwbp && vmtest hwbp "$b/tp_watch" "$b/logs"; }
 if want atomic; then
 	rm -f "$b/logs/atomic-insn.log"
 	vmtest atomic "$b/logs"

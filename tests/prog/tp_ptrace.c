@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A ptrace stepper: the debugger that runs next to kdb-itrace in the
+ * coexistence test, and the "stepped by a debugger" baseline for
+ * benchmarks.
+ *
+ * tp_ptrace coex FIFO N
+ *	Forks a tracee (PTRACE_TRACEME) that prints "pid <tracee> ready",
+ *	blocks in a raw read of FIFO (the test arms it there), then stops
+ *	itself with SIGSTOP. The tracer steps it N times with
+ *	PTRACE_SINGLESTEP and N times with PTRACE_SINGLEBLOCK, printing the
+ *	address each stop left it at, then lets it go with PTRACE_CONT.
+ *	The tracee finishes region(), calls leaf() K times, says "tracee
+ *	done", blocks in a second read (the test reads the log there) and
+ *	exits with COEX_EXIT.
+ *	Prints: "leaf ADDR", "stop ADDR", N x "step I ADDR", N x
+ *	"block I ADDR", "traps T of 2N", "tracee exit S". Exit status 0
+ *	when every request got exactly one SIGTRAP stop, no other stop came
+ *	and the tracee exited with COEX_EXIT.
+ *
+ * tp_ptrace bench step|block PROG [ARG...]
+ *	Runs PROG to its end under PTRACE_SINGLESTEP or PTRACE_SINGLEBLOCK
+ *	and prints "bench MODE: S steps in T ns (P ns/step), exit E".
+ *	Signals other than the step SIGTRAPs are passed on. Exit status:
+ *	PROG's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include "raw_syscall.h"
+
+#if defined(__x86_64__)
+#define IP_OFFSET	offsetof(struct user_regs_struct, rip)
+#elif defined(__powerpc64__)
+#define IP_OFFSET	(32 * sizeof(long))	/* PT_NIP */
+#else
+#error "tp_ptrace: where is the instruction pointer in the user area?"
+#endif
+
+#define K		5	/* calls to leaf() after the stepped region */
+#define REGION_N	64	/* passes of region()'s loop */
+/* sum of leaf(0..K-1) = 35, plus region() = 32 */
+#define COEX_EXIT	((35 + 32) & 0x7f)
+
+__attribute__((noinline, noclone)) int leaf(int x)
+{
+	return x * 3 + 1;
+}
+
+/* A loop long enough that the 2N requested steps all stay inside it. */
+__attribute__((noinline, noclone)) int region(void)
+{
+	int i, r = 0;
+
+	for (i = 0; i < REGION_N; i++)
+		r += (i & 1) ? i : -i;
+	return r;
+}
+
+/*
+ * A call, so that a branch separates the system calls before and after:
+ * in block mode the syscall records before it are due at its trap.
+ */
+__attribute__((noinline, noclone)) void wait_fifo(int fd)
+{
+	char c;
+
+	raw_syscall3(SYS_read, fd, (long)&c, 1);
+}
+
+/* The tracer's first stop: right after this kill's system call. */
+__attribute__((noinline, noclone)) void stop_self(void)
+{
+	raw_syscall3(SYS_kill, raw_syscall3(SYS_getpid, 0, 0, 0), SIGSTOP, 0);
+}
+
+static int tracee(int fd)
+{
+	static const char done[] = "tp_ptrace: tracee done\n";
+	int i, acc;
+
+	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
+		perror("PTRACE_TRACEME");
+		return 2;
+	}
+	printf("tp_ptrace: pid %d ready\n", getpid());
+	fflush(stdout);
+	wait_fifo(fd);
+	stop_self();
+	acc = region();
+	for (i = 0; i < K; i++)
+		acc += leaf(i);
+	raw_syscall3(SYS_write, 1, (long)done, sizeof(done) - 1);
+	wait_fifo(fd);
+	return acc & 0x7f;
+}
+
+static unsigned long ip_of(pid_t pid)
+{
+	return ptrace(PTRACE_PEEKUSER, pid, (void *)IP_OFFSET, NULL);
+}
+
+/* Resume @pid with @req and wait: true if it stopped with SIGTRAP. */
+static int resume(pid_t pid, int req, int sig, int *st)
+{
+	if (ptrace(req, pid, NULL, (void *)(long)sig) ||
+	    waitpid(pid, st, 0) != pid) {
+		perror("ptrace resume");
+		exit(1);
+	}
+	return WIFSTOPPED(*st) && WSTOPSIG(*st) == SIGTRAP;
+}
+
+static void say_stop(const char *what, pid_t pid, int st)
+{
+	if (WIFSTOPPED(st))
+		printf("tp_ptrace: %s: stop by signal %d at %#lx\n", what,
+		       WSTOPSIG(st), ip_of(pid));
+	else if (WIFEXITED(st))
+		printf("tp_ptrace: %s: tracee exited %d\n", what,
+		       WEXITSTATUS(st));
+	else
+		printf("tp_ptrace: %s: tracee killed by signal %d\n", what,
+		       WTERMSIG(st));
+}
+
+static int coex(const char *fifo, int n)
+{
+	int fd, st, i, traps = 0, other = 0;
+	pid_t pid;
+
+	fd = open(fifo, O_RDWR);
+	if (fd < 0) {
+		perror(fifo);
+		return 2;
+	}
+	if (n < 1)
+		return 2;
+	printf("tp_ptrace: leaf %#lx\n", (unsigned long)leaf);
+	fflush(stdout);
+	pid = fork();
+	if (!pid)
+		_exit(tracee(fd));
+	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st) ||
+	    WSTOPSIG(st) != SIGSTOP) {
+		say_stop("first stop is not SIGSTOP", pid, st);
+		kill(pid, SIGKILL);
+		return 1;
+	}
+	ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)PTRACE_O_EXITKILL);
+	printf("tp_ptrace: stop %#lx\n", ip_of(pid));
+	for (i = 0; i < 2 * n; i++) {
+		int block = i >= n;
+
+		if (!resume(pid, block ? PTRACE_SINGLEBLOCK : PTRACE_SINGLESTEP,
+			    0, &st)) {
+			say_stop("step request", pid, st);
+			other++;
+			break;
+		}
+		traps++;
+		printf("tp_ptrace: %s %d %#lx\n", block ? "block" : "step",
+		       i % n + 1, ip_of(pid));
+	}
+	printf("tp_ptrace: traps %d of %d\n", traps, 2 * n);
+	fflush(stdout);
+	/* from here on the tracee owes us nothing but its exit */
+	do {
+		resume(pid, PTRACE_CONT, 0, &st);
+		if (WIFSTOPPED(st)) {
+			say_stop("after PTRACE_CONT", pid, st);
+			other++;
+		}
+	} while (WIFSTOPPED(st));
+	if (WIFEXITED(st))
+		printf("tp_ptrace: tracee exit %d\n", WEXITSTATUS(st));
+	else
+		say_stop("end", pid, st);
+	return traps == 2 * n && !other && WIFEXITED(st) &&
+	       WEXITSTATUS(st) == COEX_EXIT ? 0 : 1;
+}
+
+static int bench(int block, char **argv)
+{
+	unsigned long long steps = 0, ns;
+	struct timespec t0, t1;
+	int st, sig = 0;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		execv(argv[0], argv);
+		perror(argv[0]);
+		_exit(127);
+	}
+	/* the exec stop: the first instruction of PROG is next */
+	if (waitpid(pid, &st, 0) != pid || !WIFSTOPPED(st)) {
+		say_stop("bench start", pid, st);
+		return 1;
+	}
+	ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)PTRACE_O_EXITKILL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (resume(pid, block ? PTRACE_SINGLEBLOCK : PTRACE_SINGLESTEP,
+			   sig, &st)) {
+			steps++;
+			sig = 0;
+		} else if (WIFSTOPPED(st)) {
+			sig = WSTOPSIG(st);
+		} else {
+			break;
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ns = (t1.tv_sec - t0.tv_sec) * 1000000000ULL + t1.tv_nsec - t0.tv_nsec;
+	printf("tp_ptrace: bench %s: %llu steps in %llu ns (%llu ns/step), exit %d\n",
+	       block ? "block" : "step", steps, ns, steps ? ns / steps : 0,
+	       WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "coex"))
+		return coex(argv[2], atoi(argv[3]));
+	if (argc >= 4 && !strcmp(argv[1], "bench") &&
+	    (!strcmp(argv[2], "step") || !strcmp(argv[2], "block")))
+		return bench(!strcmp(argv[2], "block"), argv + 3);
+	fprintf(stderr, "usage: tp_ptrace coex FIFO N\n"
+		"       tp_ptrace bench step|block PROG [ARG...]\n");
+	return 2;
+}
