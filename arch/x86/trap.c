@@ -37,6 +37,9 @@ atomic_long_t itrace_x86_lost_dr6;
  * DR6 on the way out and the BS bit is gone. exc_debug_user() would take
  * that for an ICEBP and send SIGTRAP. The caller still requires the task
  * to be one we armed, and itrace_arch_step() rules out a real ICEBP.
+ * A DR6 that hw_breakpoint emptied is no such case: it moved a ptrace
+ * breakpoint's hit to virtual_dr6 (a hit of perf's alone ends the #DB
+ * with NOTIFY_STOP before us).
  */
 bool itrace_arch_is_step_trap(unsigned long val, void *data)
 {
@@ -46,7 +49,8 @@ bool itrace_arch_is_step_trap(unsigned long val, void *data)
 	if (val != DIE_DEBUG || !user_mode(a->regs))
 		return false;
 	return (*dr6 & DR_STEP) ||
-	       (!*dr6 && (a->regs->flags & X86_EFLAGS_TF));
+	       (!*dr6 && (a->regs->flags & X86_EFLAGS_TF) &&
+		!(current->thread.virtual_dr6 & DR_TRAP_BITS));
 }
 
 bool itrace_arch_status(char *buf, size_t len)
@@ -230,8 +234,14 @@ static void log_trap(struct itrace_slot *s, struct pt_regs *regs)
 /*
  * Consume DR6.BS. exc_debug_user() already copied BS into virtual_dr6,
  * and ORs that back before deciding on SIGTRAP, so clear it there too.
- * Anything else pending (a watchpoint, a bus lock) is not ours: let the
- * rest of the #DB path see it.
+ * Anything else pending is not ours: a ptrace breakpoint's hit (moved to
+ * virtual_dr6 by hw_breakpoint) or a bus lock must reach the rest of
+ * the #DB path. A DR_TRAPn bit still in DR6 is not pending, though:
+ * hw_breakpoint leaves the bit of an execute breakpoint on the step's
+ * target for the fault it raises again once we return (TF takes
+ * precedence), and exc_debug_user() would turn that bit into a SIGTRAP
+ * that kills the task. hw_breakpoint's own verdict (NOTIFY_STOP without
+ * BS) ignores such bits the same way.
  */
 static int consume(struct die_args *a)
 {
@@ -239,7 +249,8 @@ static int consume(struct die_args *a)
 
 	*dr6 &= ~DR_STEP;
 	current->thread.virtual_dr6 &= ~DR_STEP;
-	if (*dr6 || (current->thread.virtual_dr6 & DR_TRAP_BITS))
+	if ((*dr6 & ~DR_TRAP_BITS) ||
+	    (current->thread.virtual_dr6 & DR_TRAP_BITS))
 		return NOTIFY_DONE;
 	return NOTIFY_STOP;
 }

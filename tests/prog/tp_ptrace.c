@@ -18,6 +18,14 @@
  *	when every request got exactly one SIGTRAP stop, no other stop came
  *	and the tracee exited with COEX_EXIT.
  *
+ * tp_ptrace hbreak FIFO   (x86_64)
+ *	The same tracee, but the tracer sets a hardware execute breakpoint
+ *	on leaf() in its debug registers (PTRACE_POKEUSER DR0/DR7) at the
+ *	SIGSTOP and only continues it: prints "hbreak hits H of K" and
+ *	"tracee exit S"; exit status 0 when each call stopped it exactly
+ *	once with SIGTRAP at leaf, no other stop came and the tracee
+ *	exited with COEX_EXIT.
+ *
  * tp_ptrace bench step|block PROG [ARG...]
  *	Runs PROG to its end under PTRACE_SINGLESTEP or PTRACE_SINGLEBLOCK
  *	and prints "bench MODE: S steps in T ns (P ns/step), exit E".
@@ -40,6 +48,7 @@
 
 #if defined(__x86_64__)
 #define IP_OFFSET	offsetof(struct user_regs_struct, rip)
+#define DR_OFFSET(n)	(offsetof(struct user, u_debugreg) + (n) * sizeof(long))
 #elif defined(__powerpc64__)
 #define IP_OFFSET	(32 * sizeof(long))	/* PT_NIP */
 #else
@@ -133,18 +142,17 @@ static void say_stop(const char *what, pid_t pid, int st)
 		       WTERMSIG(st));
 }
 
-static int coex(const char *fifo, int n)
+/* Forks the tracee on FIFO and waits for its SIGSTOP: its pid, or -1. */
+static pid_t start_tracee(const char *fifo)
 {
-	int fd, st, i, traps = 0, other = 0;
 	pid_t pid;
+	int fd, st;
 
 	fd = open(fifo, O_RDWR);
 	if (fd < 0) {
 		perror(fifo);
-		return 2;
+		return -1;
 	}
-	if (n < 1)
-		return 2;
 	printf("tp_ptrace: leaf %#lx\n", (unsigned long)leaf);
 	fflush(stdout);
 	pid = fork();
@@ -154,9 +162,45 @@ static int coex(const char *fifo, int n)
 	    WSTOPSIG(st) != SIGSTOP) {
 		say_stop("first stop is not SIGSTOP", pid, st);
 		kill(pid, SIGKILL);
-		return 1;
+		return -1;
 	}
 	ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)PTRACE_O_EXITKILL);
+	return pid;
+}
+
+/* Continues @pid to its end; counts the stops @want says are expected. */
+static int run_out(pid_t pid, int (*want)(pid_t pid, int st), int *hits)
+{
+	int st, other = 0;
+
+	do {
+		resume(pid, PTRACE_CONT, 0, &st);
+		if (WIFSTOPPED(st)) {
+			if (want && want(pid, st)) {
+				(*hits)++;
+				continue;
+			}
+			say_stop("after PTRACE_CONT", pid, st);
+			other++;
+		}
+	} while (WIFSTOPPED(st));
+	if (WIFEXITED(st))
+		printf("tp_ptrace: tracee exit %d\n", WEXITSTATUS(st));
+	else
+		say_stop("end", pid, st);
+	return !other && WIFEXITED(st) && WEXITSTATUS(st) == COEX_EXIT;
+}
+
+static int coex(const char *fifo, int n)
+{
+	int st, i, traps = 0, other = 0;
+	pid_t pid;
+
+	if (n < 1)
+		return 2;
+	pid = start_tracee(fifo);
+	if (pid < 0)
+		return 1;
 	printf("tp_ptrace: stop %#lx\n", ip_of(pid));
 	for (i = 0; i < 2 * n; i++) {
 		int block = i >= n;
@@ -174,20 +218,40 @@ static int coex(const char *fifo, int n)
 	printf("tp_ptrace: traps %d of %d\n", traps, 2 * n);
 	fflush(stdout);
 	/* from here on the tracee owes us nothing but its exit */
-	do {
-		resume(pid, PTRACE_CONT, 0, &st);
-		if (WIFSTOPPED(st)) {
-			say_stop("after PTRACE_CONT", pid, st);
-			other++;
-		}
-	} while (WIFSTOPPED(st));
-	if (WIFEXITED(st))
-		printf("tp_ptrace: tracee exit %d\n", WEXITSTATUS(st));
-	else
-		say_stop("end", pid, st);
-	return traps == 2 * n && !other && WIFEXITED(st) &&
-	       WEXITSTATUS(st) == COEX_EXIT ? 0 : 1;
+	return run_out(pid, NULL, NULL) && traps == 2 * n && !other ? 0 : 1;
 }
+
+#if defined(__x86_64__)
+static int at_leaf(pid_t pid, int st)
+{
+	return WSTOPSIG(st) == SIGTRAP && ip_of(pid) == (unsigned long)leaf;
+}
+
+static int hbreak(const char *fifo)
+{
+	pid_t pid = start_tracee(fifo);
+	int hits = 0, ok;
+
+	if (pid < 0)
+		return 1;
+	/* DR7: L0 set, R/W0 = 00 (execute), LEN0 = 00 */
+	if (ptrace(PTRACE_POKEUSER, pid, (void *)DR_OFFSET(0), (void *)leaf) ||
+	    ptrace(PTRACE_POKEUSER, pid, (void *)DR_OFFSET(7), (void *)1L)) {
+		perror("PTRACE_POKEUSER debug register");
+		return 1;
+	}
+	ok = run_out(pid, at_leaf, &hits);
+	printf("tp_ptrace: hbreak hits %d of %d\n", hits, K);
+	return ok && hits == K ? 0 : 1;
+}
+#else
+static int hbreak(const char *fifo)
+{
+	(void)fifo;
+	printf("tp_ptrace: hbreak: no execute breakpoint through ptrace here\n");
+	return 3;
+}
+#endif
 
 static int bench(int block, char **argv)
 {
@@ -234,10 +298,13 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "coex"))
 		return coex(argv[2], atoi(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "hbreak"))
+		return hbreak(argv[2]);
 	if (argc >= 4 && !strcmp(argv[1], "bench") &&
 	    (!strcmp(argv[2], "step") || !strcmp(argv[2], "block")))
 		return bench(!strcmp(argv[2], "block"), argv + 3);
 	fprintf(stderr, "usage: tp_ptrace coex FIFO N\n"
+		"       tp_ptrace hbreak FIFO\n"
 		"       tp_ptrace bench step|block PROG [ARG...]\n");
 	return 2;
 }
