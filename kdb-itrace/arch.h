@@ -51,10 +51,24 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 		     bool rearm);
 
 /*
- * A step trap on a traced task that we must not log (another debugger
- * is stepping it too). Returns the notifier verdict.
+ * A step trap on a traced task that a ptrace tracer asked for (see
+ * itrace_arch_foreign_stepping()): if @log, record what the step
+ * executed, as for our own. The trap and the step bits stay the
+ * tracer's: returns NOTIFY_DONE, so it gets its SIGTRAP.
  */
-int itrace_arch_foreign_step(struct itrace_slot *s, void *data);
+int itrace_arch_foreign_step(struct itrace_slot *s, void *data, bool log);
+
+/*
+ * sched_waking, IRQs off: a ptrace tracer wakes @p, the task of slot
+ * @s, out of a ptrace stop it holds (JOBCTL_PTRACE_FROZEN: @p is
+ * off-CPU and nobody else can wake it), after ptrace_resume() or
+ * ptrace_detach() set or cleared the tracer's step bits in @p's user
+ * registers. Note what the coming traps will be; if @rearm, put back
+ * any step bit of ours that ptrace took. Returns whether a step bit of
+ * ours is still set in @p (false: nothing of ours is left to disarm).
+ */
+bool itrace_arch_ptrace_resume(struct itrace_slot *s, struct task_struct *p,
+			       bool rearm);
 
 /* Own context (task_work), IRQs enabled: start / stop stepping current. */
 void itrace_arch_arm_current(struct itrace_slot *s);

@@ -48,7 +48,7 @@ struct itrace_slot {
 	char comm[TASK_COMM_LEN];
 	struct callback_head work;
 	unsigned long prev_ip;		/* where the last step trap left it */
-	u64 steps;			/* our traps taken */
+	u64 steps;			/* step traps taken (ours, a tracer's) */
 	u64 records;			/* records logged */
 	atomic64_t dropped;		/* records overwritten before read */
 	struct itrace_arch_slot arch;
@@ -57,6 +57,7 @@ struct itrace_slot {
 
 extern struct itrace_slot *itrace_slots;
 extern unsigned int itrace_nr_slots;
+extern atomic_t itrace_nr_live;
 extern bool itrace_shutdown;
 
 /* table.c */

@@ -2,7 +2,8 @@
 /*
  * Task life cycle around tracing: arming in the task's own context
  * (task_work queued from kdb), the fork/exec/exit tracepoints that keep
- * stray step state away from untraced tasks, and the global disarm under
+ * stray step state away from untraced tasks, the ptrace resume hook that
+ * keeps a debugger from ending our stepping, and the global disarm under
  * stop_machine at unload.
  */
 #include <linux/binfmts.h>
@@ -10,6 +11,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/sched/jobctl.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -232,6 +234,37 @@ static void probe_signal(void *data, int sig, struct kernel_siginfo *info,
 		itrace_arch_signal(s, ka);
 }
 
+/*
+ * A ptrace tracer resuming (or detaching from) a traced task has just
+ * rewritten its step bits: on powerpc PTRACE_CONT clears MSR_SE/BE, ours
+ * included. The task is still asleep: JOBCTL_PTRACE_FROZEN means the
+ * tracer waited for it to be off-CPU (ptrace_check_attach()) and nobody
+ * else can wake it, so its user registers are as safe to edit here as
+ * they were for ptrace a moment ago. A task_work cannot do this: it
+ * would run in get_signal() before the stop, not after it.
+ *
+ * sched_waking runs for every wakeup in the system: two reads of hot
+ * data send all the others away.
+ */
+static void probe_waking(void *data, struct task_struct *p)
+{
+	struct itrace_slot *s;
+	int st;
+
+	if (likely(!atomic_read(&itrace_nr_live)) ||
+	    !(READ_ONCE(p->jobctl) & JOBCTL_PTRACE_FROZEN))
+		return;
+	s = itrace_slot_of(p);
+	if (!s)
+		return;
+	/* IRQs are off: atomic against the stop_machine disarm at unload */
+	st = atomic_read(&s->state);
+	if (st == ITRACE_ARMED && !READ_ONCE(itrace_shutdown))
+		itrace_arch_ptrace_resume(s, p, true);
+	else if (st == ITRACE_OFF && !itrace_arch_ptrace_resume(s, p, false))
+		atomic_cmpxchg(&s->state, ITRACE_OFF, ITRACE_LINGER);
+}
+
 struct tp_hook {
 	const char *name;
 	void *probe;
@@ -243,6 +276,7 @@ static struct tp_hook hooks[] = {
 	{ "sched_process_exec", probe_exec },
 	{ "sched_process_exit", probe_exit },
 	{ "signal_deliver", probe_signal },
+	{ "sched_waking", probe_waking },
 };
 
 static void find_tp(struct tracepoint *tp, void *priv)

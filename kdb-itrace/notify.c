@@ -30,8 +30,9 @@ static int itrace_die(struct notifier_block *nb, unsigned long val,
 	/* PENDING: we have not set TF yet, so this step is someone else's. */
 	if (st == ITRACE_PENDING || st == ITRACE_FREE)
 		return NOTIFY_DONE;
+	/* a tracer's step: logged, but the trap and the step bits are its */
 	if (itrace_arch_foreign_stepping())
-		return itrace_arch_foreign_step(s, data);
+		return itrace_arch_foreign_step(s, data, st != ITRACE_LINGER);
 
 	armed = st == ITRACE_ARMED && !READ_ONCE(itrace_shutdown);
 	/*

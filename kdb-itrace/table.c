@@ -11,6 +11,8 @@
 
 struct itrace_slot *itrace_slots;
 unsigned int itrace_nr_slots;
+/* Slots not FREE: lets hooks on hot paths bail out when nothing is traced. */
+atomic_t itrace_nr_live;
 
 /* One past the highest slot ever claimed: bounds the trap-path scan. */
 static unsigned int slots_used;
@@ -110,6 +112,7 @@ struct itrace_slot *itrace_slot_claim(void)
 		if (atomic_cmpxchg(&s->state, ITRACE_FREE, ITRACE_PENDING) !=
 		    ITRACE_FREE)
 			continue;
+		atomic_inc(&itrace_nr_live);
 		s->gen++;
 		s->steps = 0;
 		s->records = 0;
@@ -148,6 +151,7 @@ void itrace_slot_release(struct itrace_slot *s)
 	if (atomic_xchg(&s->state, ITRACE_FREE) == ITRACE_FREE)
 		return;
 	itrace_arch_slot_release(s);
+	atomic_dec(&itrace_nr_live);
 	p = s->task;
 	WRITE_ONCE(s->task, NULL);
 	if (p)

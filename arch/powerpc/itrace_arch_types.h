@@ -9,6 +9,7 @@
 struct itrace_arch_slot {
 	bool branch;	/* the coming trap is a branch-trace (MSR_BE) one */
 	bool resv;	/* running a larx..stcx. window under MSR_BE */
+	bool foreign_be;	/* a tracer's coming trap is a branch trace */
 	bool fault_queued;		/* fault_work is on the task's list */
 	bool fault_write;
 	unsigned long fault_ea;		/* word a larx window could not touch */

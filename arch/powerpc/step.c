@@ -4,9 +4,10 @@
  * MSR_SE for instruction stepping, MSR_BE for branch tracing, always set
  * through regs_set_return_msr() so the fast interrupt-return path does
  * not reuse a stale SRR1. Every write happens in the task's own context
- * (task_work or its trap) or on a stopped task under stop_machine, so
- * the remote-CPU srr_valid problem never arises. Never sets
- * TIF_SINGLESTEP (ptrace's flag: it would send the task SIGTRAPs).
+ * (task_work or its trap), on a stopped task under stop_machine, or on
+ * a task a ptrace tracer holds off-CPU, so the remote-CPU srr_valid
+ * problem never arises. Never sets TIF_SINGLESTEP (ptrace's flag: it
+ * would send the task SIGTRAPs).
  */
 #include <linux/irqflags.h>
 #include <linux/ptrace.h>
@@ -99,6 +100,32 @@ void itrace_arch_disarm_current(struct itrace_slot *s)
 	local_irq_save(flags);
 	itrace_ppc_clear_trace(current_pt_regs());
 	local_irq_restore(flags);
+}
+
+/*
+ * ptrace's step helpers (arch/powerpc/kernel/ptrace/ptrace-noadv.c) own
+ * MSR_SE and MSR_BE as much as we do: PTRACE_SINGLESTEP/SINGLEBLOCK
+ * replace our bit with the tracer's and set TIF_SINGLESTEP, PTRACE_CONT
+ * and PTRACE_DETACH clear both bits and the flag, and our stepping would
+ * silently end there. So while the tracer steps, remember which kind of
+ * trap it asked for; once it stops stepping, set our bit again. @p is
+ * off-CPU, and its switch-in invalidates the SRR cache of whatever CPU
+ * it next runs on, so it will return to user mode with this MSR.
+ */
+bool itrace_arch_ptrace_resume(struct itrace_slot *s, struct task_struct *p,
+			       bool rearm)
+{
+	struct pt_regs *regs = task_pt_regs(p);
+
+	if (!regs)
+		return false;
+	if (test_tsk_thread_flag(p, TIF_SINGLESTEP)) {
+		s->arch.foreign_be = regs->msr & MSR_BE;
+		return true;
+	}
+	if (rearm)
+		itrace_ppc_set_trace(s, regs);
+	return regs->msr & (MSR_SE | MSR_BE);
 }
 
 /* @p is switched out: __switch_to() already invalidated the SRR cache. */

@@ -17,6 +17,7 @@ struct itrace_x86_frame {
 
 struct itrace_arch_slot {
 	bool btf;	/* hardware BTF was armed for the coming trap */
+	bool line;	/* BTF ran since prev_ip, then ptrace dropped it */
 	u8 btf_miss;	/* consecutive BTF traps that were plain steps */
 	bool rearm_queued;		/* rearm_work is on the task's list */
 	unsigned long bp_vaddr;		/* the uprobe being handled */

@@ -69,6 +69,24 @@ want uprobe && vmtest uprobe "$b/tp_loop"
 [ "$ITRACE_ARCH" != ppc64le ] || {
 	want uprobe_resv && vmtest uprobe_resv "$b/tp_atomic"
 }
+want ptrace && vmtest ptrace
+want kprobe && vmtest kprobe "$b/tp_syscall"
+# Hardware breakpoints. ppc64le: none to be had. POWER9 keeps its DAWR
+# off (perf_event_open: ENODEV), qemu 7.2's pseries refuses to turn it on
+# (dawr_enable_dangerous: ENODEV: no H_SET_MODE for DAWR0) and perf
+# breakpoints on powerpc are data-only (execute: EOPNOTSUPP).
+# x86_64: an execute breakpoint. A write watchpoint (tp_watch w) hit by a
+# single-stepped instruction makes qemu 7.2's TCG raise a second #DB in
+# kernel mode at the #DB entry, which hangs the guest even when only
+# ptrace steps (tp_ptrace bench step tp_watch w ..., module not loaded);
+# real hardware reports both in one #DB (tp_watch w is kept for that).
+if [ "$ITRACE_ARCH" = x86_64 ] && want hwbp; then
+	rm -f "$b/logs/hwbp-insn.log"
+	vmtest hwbp "$b/tp_watch" "$b/logs" x
+	python3 "$top/tests/vm/trace_check.py" --chain "$b/tp_watch" \
+		"$b/logs/hwbp-insn.log" |
+		sed 's/^PASS /PASS hwbp insn: /;s/^FAIL /FAIL hwbp insn: /' | tag
+fi
 if want atomic; then
 	rm -f "$b/logs/atomic-insn.log"
 	vmtest atomic "$b/logs"
