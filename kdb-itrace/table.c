@@ -4,7 +4,7 @@
  * Readers (the trap path, kdb) scan it without locks; slots change state
  * only by cmpxchg (see enum itrace_state).
  */
-#include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <linux/sched/task.h>
 #include "itrace.h"
 
@@ -18,7 +18,14 @@ int itrace_table_init(unsigned int nr)
 {
 	unsigned int i;
 
-	itrace_slots = kcalloc(nr, sizeof(*itrace_slots), GFP_KERNEL);
+	/*
+	 * Not kcalloc(): the slots hold the callback_heads we queue with
+	 * task_work_add() from kdb, and on KASAN kernels that records the
+	 * caller's stack for any slab object (stack depot lock, maybe an
+	 * allocation: lockdep saw depot_lock taken in kdb's NMI context).
+	 * For vmalloc memory it records nothing.
+	 */
+	itrace_slots = vcalloc(nr, sizeof(*itrace_slots));
 	if (!itrace_slots)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++)
@@ -29,7 +36,7 @@ int itrace_table_init(unsigned int nr)
 
 void itrace_table_free(void)
 {
-	kfree(itrace_slots);
+	vfree(itrace_slots);
 	itrace_slots = NULL;
 }
 
