@@ -8,11 +8,17 @@
 #   make vm ARCH=ppc64le the same on POWER9 (pseries, qemu TCG)
 #   make check           every test, both arches; ends with
 #                        "N passed, N failed"
+#   make check-debug     the VM tests, both arches, on the debug kernels
+#                        (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak;
+#                        scripts/qemu/config/*debug.config): any report
+#                        fails; ends with "N passed, N failed". About 25
+#                        minutes more on a cold cache (two more kernels)
 #   make checkpatch      scripts/checkpatch.pl --strict on our sources
 #   make sparse          the module built with C=1 (sparse)
 #   make clean
 #
-# ITRACE_ARCH=x86_64 (default) selects the test kernel and VM arch.
+# ITRACE_ARCH=x86_64 (default) selects the test kernel and VM arch;
+# ITRACE_KVARIANT=debug selects the debug kernel (e.g. for make vm).
 
 # ARCH=ppc64le selects the POWER test kernel and VM (kbuild's own ARCH
 # is then set for the sub-make).
@@ -31,7 +37,7 @@ else
 KDIR_CMD = $(KDIR)
 endif
 
-.PHONY: all module vm check check-host check-vm checkpatch sparse clean
+.PHONY: all module vm check check-debug check-host check-vm checkpatch sparse clean
 
 all: module
 
@@ -43,6 +49,9 @@ vm:
 
 check:
 	@tests/run-all.sh
+
+check-debug:
+	@ITRACE_KVARIANT=debug tests/run-all.sh
 
 check-host:
 	@tests/run-all.sh host
@@ -57,6 +66,6 @@ sparse:
 	@kdir=$(KDIR_CMD) && $(MAKE) -C "$$kdir" M=$(CURDIR) $(KARGS) W=1 C=2 modules
 
 clean:
-	@kdir=$$(ls -d $${ITRACE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/kdb-itrace}/kernel/$(ITRACE_ARCH)-* 2>/dev/null | head -1); \
+	@kdir=$$(ls -d $${ITRACE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/kdb-itrace}/kernel/$(ITRACE_ARCH)-[0-9]* 2>/dev/null | head -1); \
 	if [ -n "$$kdir" ]; then $(MAKE) -C "$$kdir" M=$(CURDIR) clean; fi
 	rm -rf tests/host/build build

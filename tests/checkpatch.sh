@@ -31,7 +31,7 @@ build_clean() { # build_clean ARCH NAME MAKEARGS...
 	shift 2
 	kdir=$(ITRACE_ARCH=$arch "$top/scripts/qemu/build-kernel.sh") ||
 		{ echo "FAIL [$arch] module builds clean with $name: no kernel"; return; }
-	d="$top/build/$arch/style"
+	d="$top/build/$arch${ITRACE_KVARIANT:+-$ITRACE_KVARIANT}/style"
 	rm -rf "$d"
 	mkdir -p "$d"
 	(cd "$top" && find Kbuild kdb-itrace arch -name Kbuild -o -name '*.[ch]' |

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Builds everything a VM boot needs for $ITRACE_ARCH, reusing what is
 # already built: the test kernel (cached), the module against it, the
-# static test programs and the initramfs, all under build/$ITRACE_ARCH/.
-# Progress goes to stderr, build logs to build/$ITRACE_ARCH/*.log; on
-# success prints the initramfs path.
+# static test programs and the initramfs, all under build/$ITRACE_ARCH/
+# (build/$ITRACE_ARCH-debug/ with ITRACE_KVARIANT=debug). Progress goes to
+# stderr, build logs to that dir's *.log; on success prints the initramfs
+# path.
 #
 # Env: ITRACE_NO_MODULE=1  build no module and put none in the initramfs
 #      (for bringing up an arch the module does not support yet); a test
@@ -13,7 +14,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-b="$ITRACE_TOP/build/$ITRACE_ARCH"
+b=$ITRACE_BUILD
 mkdir -p "$b"
 
 run() { # run NAME CMD...: quiet unless it fails
