@@ -51,6 +51,8 @@ only="$*"
 
 mkdir -p "$b/logs"
 want smoke && vmtest smoke/smoke
+# the debug kernel's checkers must see a deliberate bug of each kind
+[ "$ITRACE_KVARIANT" != debug ] || { want debug_canary && vmtest debug_canary; }
 if want tp_loop; then
 	rm -f "$b/logs/insn.log" "$b/logs/block.log"
 	vmtest tp_loop "$b/logs"
