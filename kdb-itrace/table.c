@@ -6,6 +6,7 @@
  */
 #include <linux/percpu.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <linux/sched/task.h>
 #include "itrace.h"
 
@@ -45,7 +46,14 @@ int itrace_table_init(unsigned int nr)
 {
 	unsigned int i;
 
-	itrace_slots = kcalloc(nr, sizeof(*itrace_slots), GFP_KERNEL);
+	/*
+	 * Not kcalloc(): the slots hold the callback_heads we queue with
+	 * task_work_add() from kdb, and on KASAN kernels that records the
+	 * caller's stack for any slab object (stack depot lock, maybe an
+	 * allocation: lockdep saw depot_lock taken in kdb's NMI context).
+	 * For vmalloc memory it records nothing.
+	 */
+	itrace_slots = vcalloc(nr, sizeof(*itrace_slots));
 	if (!itrace_slots)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++)
@@ -56,7 +64,7 @@ int itrace_table_init(unsigned int nr)
 
 void itrace_table_free(void)
 {
-	kfree(itrace_slots);
+	vfree(itrace_slots);
 	itrace_slots = NULL;
 }
 

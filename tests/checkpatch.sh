@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Style gate for the kernel-side sources: checkpatch.pl --strict from the
-# test kernel's own source tree (one PASS/FAIL per file), and W=1 and
-# sparse (C=2) builds of the module for every arch in $ITRACE_ARCHES that
-# must print no warning.
+# Style gate for the kernel-side sources (the module and the test-only
+# tests/kmod/): checkpatch.pl --strict from the test kernel's own source
+# tree (one PASS/FAIL per file), and W=1 and sparse (C=2) builds of the
+# module for every arch in $ITRACE_ARCHES that must print no warning.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/qemu/lib.sh"
@@ -13,7 +13,7 @@ ITRACE_ARCHES=${ITRACE_ARCHES:-x86_64 ppc64le}
 "$top/scripts/qemu/build-kernel.sh" >/dev/null || { echo "FAIL style: no kernel"; exit 1; }
 src=$(kernel_src_dir)
 cd "$top" || exit 1
-for f in kdb-itrace/*.[ch] arch/*/*.[ch]; do
+for f in kdb-itrace/*.[ch] arch/*/*.[ch] tests/kmod/*.[ch]; do
 	[ -e "$f" ] || continue
 	if o=$("$src/scripts/checkpatch.pl" --strict --no-tree --terse \
 		--show-types -f "$f" 2>&1) && ! grep -q ': \(ERROR\|WARNING\|CHECK\):' <<<"$o"; then
@@ -31,7 +31,7 @@ build_clean() { # build_clean ARCH NAME MAKEARGS...
 	shift 2
 	kdir=$(ITRACE_ARCH=$arch "$top/scripts/qemu/build-kernel.sh") ||
 		{ echo "FAIL [$arch] module builds clean with $name: no kernel"; return; }
-	d="$top/build/$arch/style"
+	d="$top/build/$arch${ITRACE_KVARIANT:+-$ITRACE_KVARIANT}/style"
 	rm -rf "$d"
 	mkdir -p "$d"
 	(cd "$top" && find Kbuild kdb-itrace arch -name Kbuild -o -name '*.[ch]' |

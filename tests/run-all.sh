@@ -6,11 +6,19 @@
 # host | style | fuzz | vm. ITRACE_ARCHES (default "x86_64 ppc64le")
 # picks the arches; ITRACE_FUZZ_SECS (default 60) the fuzzing time
 # (tests/fuzz/run.sh: 3.5 x that in all).
+# `make check-debug` (ITRACE_KVARIANT=debug): the VM tests on the debug
+# kernels only (host, style and fuzz do not depend on the kernel).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-groups=${*:-host style fuzz vm}
+variant=${ITRACE_KVARIANT:-}
+if [ -n "$variant" ]; then
+	groups=${*:-vm}
+else
+	groups=${*:-host style fuzz vm}
+fi
 mkdir -p "$top/build"
-out="$top/build/check.log"	# every PASS/FAIL line of the last run
+# every PASS/FAIL line of the last run
+out="$top/build/check${variant:+-$variant}.log"
 : >"$out"
 start=$(date +%s)
 
@@ -29,6 +37,6 @@ done
 
 passed=$(grep -cE '^PASS:? ' "$out")
 failed=$(grep -cE '^FAIL:? ' "$out")
-echo "# make check took $(( $(date +%s) - start )) s" >&2
+echo "# make check${variant:+-$variant} took $(( $(date +%s) - start )) s (all PASS/FAIL lines: $out)" >&2
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# build-initramfs.sh OUT.cpio.gz [--module PATH.ko] [--prog PATH]...
+# build-initramfs.sh OUT.cpio.gz [--module PATH.ko] [--kmod PATH.ko]...
+#                    [--prog PATH]...
 #
 # Owns the test VM's userspace: a gzip'd newc initramfs made of a static
 # busybox, a generated /init, optionally the module under test at
-# /lib/modules/kdb_itrace.ko and extra programs under /bin/.
+# /lib/modules/kdb_itrace.ko, test-only modules under /lib/modules/ by
+# their own names (never loaded at boot) and extra programs under /bin/.
 #
 # /init contract (itrace.exp relies on it):
 #   - mounts proc, sysfs, devtmpfs, debugfs, tracefs (if the kernel has
@@ -29,16 +31,18 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $0 OUT.cpio.gz [--module PATH.ko] [--prog PATH]..." >&2
+	echo "usage: $0 OUT.cpio.gz [--module PATH.ko] [--kmod PATH.ko]... [--prog PATH]..." >&2
 	exit 2
 }
 
 out=
 module=
+kmods=()
 progs=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--module) [ $# -ge 2 ] || usage; module=$2; shift 2 ;;
+	--kmod) [ $# -ge 2 ] || usage; kmods+=("$2"); shift 2 ;;
 	--prog) [ $# -ge 2 ] || usage; progs+=("$2"); shift 2 ;;
 	-h | --help) usage ;;
 	-*) echo "unknown option $1" >&2; usage ;;
@@ -72,6 +76,10 @@ fi
 for p in ${progs[@]+"${progs[@]}"}; do
 	[ -f "$p" ] || die "program $p not found"
 done
+for m in ${kmods[@]+"${kmods[@]}"}; do
+	[ -f "$m" ] || die "module $m not found"
+	[ "$(basename "$m")" != kdb_itrace.ko ] || die "--kmod $m: use --module"
+done
 
 work=${ITRACE_WORK:-$ITRACE_CACHE/work}
 mkdir -p "$work"
@@ -83,6 +91,9 @@ install -m 0755 "$BUSYBOX" "$root/bin/busybox"
 # /bin/sh must exist before /init installs the applet links: the shebang.
 ln -s busybox "$root/bin/sh"
 [ -z "$module" ] || install -m 0644 "$module" "$root/lib/modules/kdb_itrace.ko"
+for m in ${kmods[@]+"${kmods[@]}"}; do
+	install -m 0644 "$m" "$root/lib/modules/$(basename "$m")"
+done
 for p in ${progs[@]+"${progs[@]}"}; do
 	install -m 0755 "$p" "$root/bin/$(basename "$p")"
 done

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds (or reuses) the test kernel for $ITRACE_ARCH from Debian's
-# linux-source-6.1: tinyconfig + scripts/qemu/config/$ITRACE_ARCH.config,
-# in an O= dir under the cache keyed by source version, arch and config.
-# Prints the build dir on stdout.
+# linux-source-6.1: tinyconfig + scripts/qemu/config/$ITRACE_ARCH.config
+# (with ITRACE_KVARIANT=debug also debug.config and $ITRACE_ARCH-debug.config
+# on top), in an O= dir under the cache keyed by source version, arch,
+# variant and config. Prints the build dir on stdout.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -12,7 +13,7 @@ need_pkgs "$KSRC_PKG" build-essential flex bison bc libelf-dev libssl-dev \
 
 src=$(kernel_src_dir)
 out=$(kernel_dir)
-frag="$ITRACE_TOP/scripts/qemu/config/$ITRACE_ARCH.config"
+mapfile -t frags < <(kernel_frags)
 
 if [ -e "$out/.itrace-built" ]; then
 	echo "$out"
@@ -33,25 +34,36 @@ mk() {
 	make -C "$src" O="$out" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" "$@"
 }
 
-say "configuring $ITRACE_ARCH kernel in $out"
+say "configuring $ITRACE_FLAVOUR kernel in $out"
 rm -rf "$out"
 mkdir -p "$out"
 mk -s tinyconfig >/dev/null
-"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag" >/dev/null
+"$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "${frags[@]}" >/dev/null
 mk -s olddefconfig >&2
-# Every line of the fragment must survive olddefconfig, or the kernel is
-# not the one the tests assume.
+# Every setting of the fragments (the last one of a symbol set twice)
+# must survive olddefconfig, or the kernel is not the one the tests assume.
+declare -A want=()
+order=()
+for f in "${frags[@]}"; do
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*) sym=${line%%=*}
+			[ -n "${want[$sym]+set}" ] || order+=("$sym")
+			want[$sym]=$line ;;
+		esac
+	done <"$f"
+done
 bad=0
-while IFS= read -r line; do
+for sym in "${order[@]}"; do
+	line=${want[$sym]}
 	case "$line" in
-	CONFIG_*=n) sym=${line%%=*}
-		grep -q "^$sym=" "$out/.config" && { say "not unset: $line"; bad=1; } ;;
-	CONFIG_*) grep -qx "$line" "$out/.config" || { say "not kept: $line"; bad=1; } ;;
+	*=n) grep -q "^$sym=" "$out/.config" && { say "not unset: $line"; bad=1; } ;;
+	*) grep -qx "$line" "$out/.config" || { say "not kept: $line"; bad=1; } ;;
 	esac
-done <"$frag"
-[ $bad -eq 0 ] || die "config fragment $frag does not apply cleanly"
+done
+[ $bad -eq 0 ] || die "config fragments ${frags[*]} do not apply cleanly"
 
-say "building $ITRACE_ARCH kernel ($KTARGETS), about 7 minutes on 2 cores"
+say "building $ITRACE_FLAVOUR kernel ($KTARGETS), 4 to 8 minutes on 2 cores"
 start=$(date +%s)
 if ! mk -j"$(nproc)" $KTARGETS >"$out/build.log" 2>&1; then
 	tail -40 "$out/build.log" >&2

@@ -7,6 +7,9 @@ ITRACE_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # kernel make here sets ARCH itself.
 unset MAKEFLAGS MAKEOVERRIDES MFLAGS ARCH
 ITRACE_ARCH=${ITRACE_ARCH:-x86_64}
+# ITRACE_KVARIANT: empty for the test kernel, "debug" for the same kernel
+# with KASAN, lockdep, kmemleak and friends (`make check-debug`).
+ITRACE_KVARIANT=${ITRACE_KVARIANT:-}
 ITRACE_CACHE=${ITRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kdb-itrace}
 
 say() { printf '[itrace] %s\n' "$*" >&2; }
@@ -69,6 +72,24 @@ ppc64le)
 	;;
 esac
 
+case "$ITRACE_KVARIANT" in
+"") ;;
+debug)
+	# KASAN, lockdep and kmemleak make the guest about 3 times slower
+	# under TCG: the one knob every VM timeout is multiplied by.
+	ITRACE_TIME_SCALE=${ITRACE_TIME_SCALE:-3}
+	;;
+*) die "unknown ITRACE_KVARIANT '$ITRACE_KVARIANT' (empty or debug)" ;;
+esac
+ITRACE_TIME_SCALE=${ITRACE_TIME_SCALE:-1}
+[[ $ITRACE_TIME_SCALE =~ ^[1-9][0-9]*$ ]] ||
+	die "ITRACE_TIME_SCALE must be a whole number >= 1"
+export ITRACE_KVARIANT ITRACE_TIME_SCALE
+# Arch plus variant: names the kernel cache dir and the build/ subdir, so
+# one variant's objects never clobber the other's.
+ITRACE_FLAVOUR=$ITRACE_ARCH${ITRACE_KVARIANT:+-$ITRACE_KVARIANT}
+ITRACE_BUILD=$ITRACE_TOP/build/$ITRACE_FLAVOUR
+
 # binutils for the target's binaries (objdump, nm)
 ITRACE_TOOLS=$KCROSS
 export ITRACE_BLOCK_IMPL ITRACE_TOOLS
@@ -76,14 +97,24 @@ export ITRACE_BLOCK_IMPL ITRACE_TOOLS
 KSRC_PKG=linux-source-6.1
 kernel_src_version() { dpkg-query -W -f='${Version}' "$KSRC_PKG"; }
 
-# The kernel build dir is keyed by source version, arch and the hash of
-# everything that shapes its .config (fragment + the config step itself).
+# Config fragments merged onto tinyconfig, in order (later ones win).
+kernel_frags() {
+	local d="$ITRACE_TOP/scripts/qemu/config"
+	echo "$d/$ITRACE_ARCH.config"
+	[ -z "$ITRACE_KVARIANT" ] ||
+		printf '%s\n' "$d/$ITRACE_KVARIANT.config" \
+			"$d/$ITRACE_ARCH-$ITRACE_KVARIANT.config"
+}
+
+# The kernel build dir is keyed by source version, arch, variant and the
+# hash of everything that shapes its .config (fragments + the config step
+# itself).
 kernel_key() {
-	local frag="$ITRACE_TOP/scripts/qemu/config/$ITRACE_ARCH.config"
-	local h
-	h=$(cat "$frag" "$ITRACE_TOP/scripts/qemu/build-kernel.sh" |
+	local frags h
+	mapfile -t frags < <(kernel_frags)
+	h=$(cat "${frags[@]}" "$ITRACE_TOP/scripts/qemu/build-kernel.sh" |
 		sha256sum | cut -c1-12)
-	echo "$ITRACE_ARCH-$(kernel_src_version)-$h"
+	echo "$ITRACE_FLAVOUR-$(kernel_src_version)-$h"
 }
 kernel_dir() { echo "$ITRACE_CACHE/kernel/$(kernel_key)"; }
 kernel_src_dir() { echo "$ITRACE_CACHE/src/linux-$(kernel_src_version)"; }

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Builds everything a VM boot needs for $ITRACE_ARCH, reusing what is
 # already built: the test kernel (cached), the module against it, the
-# static test programs and the initramfs, all under build/$ITRACE_ARCH/.
-# Progress goes to stderr, build logs to build/$ITRACE_ARCH/*.log; on
-# success prints the initramfs path.
+# static test programs (on the debug kernel also the test-only module
+# tests/kmod/itrace_canary.ko) and the initramfs, all under
+# build/$ITRACE_ARCH/ (build/$ITRACE_ARCH-debug/ with ITRACE_KVARIANT=debug).
+# Progress goes to stderr, build logs to that dir's *.log; on success
+# prints the initramfs path.
 #
 # Env: ITRACE_NO_MODULE=1  build no module and put none in the initramfs
 #      (for bringing up an arch the module does not support yet); a test
@@ -13,7 +15,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-b="$ITRACE_TOP/build/$ITRACE_ARCH"
+b=$ITRACE_BUILD
 mkdir -p "$b"
 
 run() { # run NAME CMD...: quiet unless it fails
@@ -60,6 +62,15 @@ else
 	run module make -C "$kdir" M="$b/module" ARCH="$KARCH" \
 		CROSS_COMPILE="$KCROSS" W=1 modules
 	module=(--module "$b/module/kdb_itrace.ko")
+fi
+# The debug kernel's checkers get a canary (tests/vm/debug_canary.exp).
+if [ "$ITRACE_KVARIANT" = debug ]; then
+	rm -rf "$b/kmod"
+	mkdir -p "$b/kmod"
+	cp "$ITRACE_TOP"/tests/kmod/Kbuild "$ITRACE_TOP"/tests/kmod/*.c "$b/kmod/"
+	run kmod make -C "$kdir" M="$b/kmod" ARCH="$KARCH" \
+		CROSS_COMPILE="$KCROSS" W=1 modules
+	module+=(--kmod "$b/kmod/itrace_canary.ko")
 fi
 progs=()
 for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_syscall; do

@@ -10,7 +10,7 @@
 #   --initrd PATH     initramfs to boot (default: build one for this run with
 #                     build-initramfs.sh, containing --module if given)
 #   --module PATH.ko  module to put in the default initramfs; insmod'ed at
-#                     boot (default: the first of build/$ITRACE_ARCH/module/
+#                     boot (default: the first of build/<arch>[-debug]/module/
 #                     kdb_itrace.ko (prepare.sh) and $ITRACE_TOP/kdb_itrace.ko
 #                     that exists and is built for $ITRACE_ARCH)
 #   --no-module       default initramfs without any module
@@ -18,11 +18,15 @@
 #                     "loglevel=7" overrides "quiet"; "kdb_itrace.P=V" is
 #                     passed to insmod; "itrace.noinsmod" skips the insmod)
 #   --timeout SEC     hard limit for a scripted run (default $ITRACE_TIMEOUT
-#                     or 300); the whole expect run and qemu are killed then
+#                     or 300 x $ITRACE_TIME_SCALE); the whole expect run and
+#                     qemu are killed then
 #   --expect SCRIPT [ARGS...]  run "expect -f SCRIPT ARGS" instead of an
 #                     interactive console; must be the last option
 #
-# Env: ITRACE_SMP  number of guest cpus (default 2)
+# Env: ITRACE_KVARIANT  debug: boot the debug kernel (KASAN, lockdep,
+#                     kmemleak; see scripts/qemu/config/debug.config)
+#      ITRACE_TIME_SCALE  multiplies every timeout (default 1, debug: 3)
+#      ITRACE_SMP  number of guest cpus (default 2)
 #      ITRACE_TCG_THREAD  multi (qemu's default: one host thread per guest
 #                     cpu) or single (all guest cpus on one host thread);
 #                     on ppc64le this trades one kdb roundup race for
@@ -43,7 +47,7 @@
 #   ITRACE_RUN_DIR, ITRACE_CONSOLE_LOG, ITRACE_EXPECT_LOG, ITRACE_QEMU_PIDFILE
 #   ITRACE_LIB        path of itrace.exp, for "source $env(ITRACE_LIB)"
 #   ITRACE_KDIR       kernel build dir (System.map, vmlinux, modules)
-#   ITRACE_ARCH, ITRACE_TIMEOUT
+#   ITRACE_ARCH, ITRACE_TIMEOUT, ITRACE_KVARIANT, ITRACE_TIME_SCALE
 #
 # Kernel command line, deliberately:
 #   console=$CONSOLE kgdboc=$CONSOLE  kdb shares the one serial line with
@@ -81,7 +85,7 @@ initrd=
 module=
 no_module=0
 append=
-timeout_s=${ITRACE_TIMEOUT:-300}
+timeout_s=${ITRACE_TIMEOUT:-$((300 * ITRACE_TIME_SCALE))}
 script=
 script_args=()
 while [ $# -gt 0 ]; do
@@ -137,7 +141,7 @@ ln -sfn "$(basename "$rundir")" "$runs/latest"
 
 if [ -z "$initrd" ]; then
 	if [ -z "$module" ] && [ $no_module -eq 0 ]; then
-		for m in "$ITRACE_TOP/build/$ITRACE_ARCH/module/kdb_itrace.ko" \
+		for m in "$ITRACE_BUILD/module/kdb_itrace.ko" \
 			"$ITRACE_TOP/kdb_itrace.ko"; do
 			if [ -f "$m" ] && ko_for_arch "$m"; then
 				module=$m

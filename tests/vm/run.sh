@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Runs the VM test suite for $ITRACE_ARCH (or only the tests named as
-# arguments): prepare.sh builds or reuses the kernel, module, programs
-# and initramfs, then one VM boots per expect script. Prints PASS/FAIL lines for
-# tests/run-all.sh; a step that cannot run is one FAIL line.
+# arguments) on the test kernel, or with ITRACE_KVARIANT=debug on the debug
+# kernel: prepare.sh builds or reuses the kernel, module, programs and
+# initramfs, then one VM boots per expect script. Prints PASS/FAIL lines
+# naming arch and variant for tests/run-all.sh; a step that cannot run is
+# one FAIL line.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/qemu/lib.sh"
 
-b="$top/build/$ITRACE_ARCH"
+b=$ITRACE_BUILD
 mkdir -p "$b"
 
 initrd=$("$top/scripts/qemu/prepare.sh" 2> >(tee "$b/prepare.log" >&2)) || {
@@ -17,8 +19,8 @@ initrd=$("$top/scripts/qemu/prepare.sh" 2> >(tee "$b/prepare.log" >&2)) || {
 	exit 1
 }
 
-# Every PASS/FAIL line names the arch.
-tag() { sed -u -E "s/^(PASS|FAIL):? /\1 [$ITRACE_ARCH] /"; }
+# Every PASS/FAIL line names the arch (and variant).
+tag() { sed -u -E "s/^(PASS|FAIL):? /\1 [$ITRACE_FLAVOUR] /"; }
 
 vmtest() { # vmtest NAME ARGS...: one VM boot driven by tests/vm/NAME.exp
 	local name=$1 rc
@@ -30,7 +32,7 @@ vmtest() { # vmtest NAME ARGS...: one VM boot driven by tests/vm/NAME.exp
 	rc=$?
 	grep -E '^(PASS|FAIL):? ' "$out" | tag
 	if [ $rc -ne 0 ] && ! grep -qE '^FAIL:? ' "$out"; then
-		echo "FAIL [$ITRACE_ARCH] vm $name: exit status $rc without a FAIL line ($out)"
+		echo "FAIL [$ITRACE_FLAVOUR] vm $name: exit status $rc without a FAIL line ($out)"
 	fi
 }
 
@@ -49,6 +51,8 @@ only="$*"
 
 mkdir -p "$b/logs"
 want smoke && vmtest smoke/smoke
+# the debug kernel's checkers must see a deliberate bug of each kind
+[ "$ITRACE_KVARIANT" != debug ] || { want debug_canary && vmtest debug_canary; }
 if want tp_loop; then
 	rm -f "$b/logs/insn.log" "$b/logs/block.log"
 	vmtest tp_loop "$b/logs"

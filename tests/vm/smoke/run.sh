@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the VM harness smoke test (smoke.exp) through scripts/qemu/run-vm.sh.
 # Extra arguments go to run-vm.sh, e.g. --no-module, --module X.ko,
-# --append loglevel=7, --timeout 600. ITRACE_VERBOSE=1 shows the console.
+# --append loglevel=7, --timeout 600 (default 300 x ITRACE_TIME_SCALE).
+# ITRACE_VERBOSE=1 shows the console.
 #
 # ppc64le: a run killed by the known pseries-under-TCG kdb roundup race
 # ("Oops: Unrecoverable System Reset" after go, see vm__sreset_fail in
@@ -9,7 +10,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 run() {
-	"$here/../../../scripts/qemu/run-vm.sh" --timeout 300 "$@" \
+	"$here/../../../scripts/qemu/run-vm.sh" "$@" \
 		--expect "$here/smoke.exp"
 }
 [ "${ITRACE_ARCH:-x86_64}" = ppc64le ] || { run "$@"; exit; }
