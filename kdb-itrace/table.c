@@ -62,9 +62,24 @@ struct itrace_slot *itrace_slot_of(struct task_struct *p)
 	return NULL;
 }
 
+/* Neither a task (release in progress) nor a queued callback. */
+static bool claimable(const struct itrace_slot *s)
+{
+	if (READ_ONCE(s->task))
+		return false;
+	/*
+	 * Pairs with the full barrier of the release that cleared task: a
+	 * start that took work_queued before the slot was freed under it
+	 * still owns the callback (see itrace_start()).
+	 */
+	smp_rmb();
+	return !READ_ONCE(s->work_queued) && !itrace_arch_slot_busy(&s->arch);
+}
+
 /*
- * kdb or fork (process context): take a FREE slot whose task_work is not still queued on some
- * task (its callback_head is in use until the callback has run).
+ * kdb, debugfs or fork: take a FREE slot whose task_work is not still
+ * queued on some task (its callback_head is in use until the callback
+ * has run).
  */
 struct itrace_slot *itrace_slot_claim(void)
 {
@@ -73,9 +88,7 @@ struct itrace_slot *itrace_slot_claim(void)
 	for (i = 0; i < itrace_nr_slots; i++) {
 		struct itrace_slot *s = &itrace_slots[i];
 
-		/* a task pointer on a FREE slot: release in progress */
-		if (READ_ONCE(s->work_queued) || READ_ONCE(s->task) ||
-		    itrace_arch_slot_busy(&s->arch))
+		if (!claimable(s))
 			continue;
 		if (atomic_cmpxchg(&s->state, ITRACE_FREE, ITRACE_PENDING) !=
 		    ITRACE_FREE)
@@ -91,7 +104,10 @@ struct itrace_slot *itrace_slot_claim(void)
 	return NULL;
 }
 
-/* kdb: how many slots itrace_slot_claim() could hand out right now. */
+/*
+ * How many slots itrace_slot_claim() could hand out right now (outside
+ * kdb: followed forks may take some before the caller does).
+ */
 unsigned int itrace_slots_free(void)
 {
 	unsigned int i, n = 0;
@@ -99,11 +115,20 @@ unsigned int itrace_slots_free(void)
 	for (i = 0; i < itrace_nr_slots; i++) {
 		struct itrace_slot *s = &itrace_slots[i];
 
-		n += atomic_read(&s->state) == ITRACE_FREE &&
-		     !READ_ONCE(s->work_queued) && !READ_ONCE(s->task) &&
-		     !itrace_arch_slot_busy(&s->arch);
+		n += atomic_read(&s->state) == ITRACE_FREE && claimable(s);
 	}
 	return n;
+}
+
+/* The mappings to name @r's addresses with, if its slot still has them. */
+const struct itrace_symmap *itrace_slot_map(const struct itrace_rec *r)
+{
+	struct itrace_slot *s;
+
+	if (r->slot >= itrace_nr_slots)
+		return NULL;
+	s = &itrace_slots[r->slot];
+	return s->gen == r->gen ? &s->map : NULL;
 }
 
 /*
