@@ -52,7 +52,7 @@ else
 	module=(--module "$b/module/kdb_itrace.ko")
 fi
 progs=()
-for p in tp_loop tp_spin tp_atomic tp_life tp_follow; do
+for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_cred; do
 	if [ $no_module -eq 1 ]; then
 		rm -f "$b/$p"
 		if ! $TARGET_CC -static -O1 -fno-inline -g -o "$b/$p" \
