@@ -107,7 +107,7 @@ static bool stream_refill(struct rd_file *rf, bool *waiting)
 	lost = itrace_tail_take_lost(rf->tail);
 	if (lost)
 		rf->len = scnprintf(rf->text, sizeof(rf->text),
-				    "itrace: %llu record%s lost (the reader fell a whole log behind)\n",
+				    "itrace: %llu record%s lost (not read in time)\n",
 				    lost, lost == 1 ? "" : "s");
 	rf->len += add_line(rf, &r, cpu);
 	return true;

@@ -111,12 +111,16 @@ u64 itrace_merge_late(const struct itrace_merge *m)
 }
 
 /*
- * How long the tail waits for a record that must exist (its seq was
- * handed out, a later one is visible) before it counts it as lost: a
- * writer needs nanoseconds to finish one, so only a record overwritten
- * before the reader came (it fell a whole ring behind) waits this long.
+ * A seq is handed out before the record is pushed: a record that is
+ * not visible yet while a later one is can be a writer between the two
+ * (IRQs off, nanoseconds; longer only if the host deschedules a virtual
+ * CPU right there), so the tail waits TAIL_GAP_WAIT for it before it
+ * counts it as lost. A gap from a ring that lapped the reader is known
+ * lost at once. TAIL_BUSY_WAIT bounds the wait for a record that stays
+ * half-written (it cannot, short of a bug): then it is skipped.
  */
-#define TAIL_PATIENCE	(HZ / 5)
+#define TAIL_GAP_WAIT	(HZ / 50 ?: 1)
+#define TAIL_BUSY_WAIT	(HZ / 5)
 
 struct tail_cpu {
 	u64 pos;		/* next record number to read */
@@ -128,11 +132,12 @@ struct tail_cpu {
 /*
  * Follows the rings from where they were at start, returning records
  * in seq order without gaps: seqs are handed out densely, so a gap is a
- * record not visible yet.
+ * record not visible yet, or lost.
  */
 struct itrace_tail {
 	u64 last;		/* seq of the last record returned */
 	unsigned long gap;	/* jiffies since a gap blocks the next one */
+	bool lapped;		/* a ring lapped us since the last record */
 	u64 lost;
 	struct tail_cpu c[];	/* [nr_cpu_ids] */
 };
@@ -163,6 +168,7 @@ void itrace_tail_start(struct itrace_tail *t)
 	smp_rmb();
 	t->last = itrace_log_last_seq();
 	t->gap = 0;
+	t->lapped = false;
 	t->lost = 0;
 }
 
@@ -176,8 +182,9 @@ static void tail_fill(struct itrace_tail *t, unsigned int cpu, u64 floor)
 		int ret = itrace_ring_read_at(r, c->pos, &c->cur);
 
 		if (ret < 0) {
-			/* lapped: their seqs show up as a gap, counted there */
+			/* their seqs show up as a gap, counted there */
 			c->pos = READ_ONCE(r->head) - (r->mask + 1ULL);
+			t->lapped = true;
 			continue;
 		}
 		if (ret > 0) {
@@ -191,7 +198,7 @@ static void tail_fill(struct itrace_tail *t, unsigned int cpu, u64 floor)
 		/* being written: never takes long, unless it never ends */
 		if (!c->busy) {
 			c->busy = jiffies ? jiffies : 1;
-		} else if (time_after(jiffies, c->busy + TAIL_PATIENCE)) {
+		} else if (time_after(jiffies, c->busy + TAIL_BUSY_WAIT)) {
 			c->busy = 0;
 			c->pos++;
 			continue;
@@ -226,19 +233,17 @@ bool itrace_tail_next(struct itrace_tail *t, struct itrace_rec *out,
 	}
 	if (best == nr_cpu_ids)
 		return false;
-	if (t->c[best].cur.seq != floor + 1) {
-		if (!t->gap) {
+	if (t->c[best].cur.seq != floor + 1 && !t->lapped) {
+		if (!t->gap)
 			t->gap = jiffies ? jiffies : 1;
+		if (!time_after(jiffies, t->gap + TAIL_GAP_WAIT)) {
 			*waiting = true;
 			return false;
 		}
-		if (!time_after(jiffies, t->gap + TAIL_PATIENCE)) {
-			*waiting = true;
-			return false;
-		}
-		t->lost += t->c[best].cur.seq - floor - 1;
 	}
+	t->lost += t->c[best].cur.seq - floor - 1;
 	t->gap = 0;
+	t->lapped = false;
 	*out = t->c[best].cur;
 	*out_cpu = best;
 	t->c[best].have = false;

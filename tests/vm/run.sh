@@ -62,6 +62,7 @@ want kdb_ss && vmtest kdb_ss "$b/tp_spin"
 want lifecycle && vmtest lifecycle
 want follow && vmtest follow "$b/tp_follow"
 want debugfs && vmtest debugfs
+want debugfs_stream && vmtest debugfs_stream
 want cmd_enable && vmtest cmd_enable
 # ppc uprobes drop MSR_SE/BE after their out-of-line step (issue 4)
 [ "$ITRACE_ARCH" != x86_64 ] || { want uprobe && vmtest uprobe "$b/tp_loop"; }
