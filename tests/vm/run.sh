@@ -63,6 +63,7 @@ want lifecycle && vmtest lifecycle
 want follow && vmtest follow "$b/tp_follow"
 want debugfs && vmtest debugfs
 want debugfs_stream && vmtest debugfs_stream
+want debugfs_kdb && vmtest debugfs_kdb
 want cmd_enable && vmtest cmd_enable
 # ppc uprobes drop MSR_SE/BE after their out-of-line step (issue 4)
 [ "$ITRACE_ARCH" != x86_64 ] || { want uprobe && vmtest uprobe "$b/tp_loop"; }
