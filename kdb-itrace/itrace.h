@@ -65,6 +65,7 @@ int itrace_table_init(unsigned int nr);
 void itrace_table_free(void);
 struct itrace_slot *itrace_slot_of(struct task_struct *p);
 struct itrace_slot *itrace_slot_claim(void);
+bool itrace_slot_take_work(struct itrace_slot *s);
 unsigned int itrace_slots_free(void);
 void itrace_slot_release(struct itrace_slot *s);
 const char *itrace_state_name(int state);

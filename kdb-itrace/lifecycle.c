@@ -86,14 +86,13 @@ fail:
 	return ret;
 }
 
-/* work_add() for a @cb that only current's own context queues. */
+/* Take @cb (see itrace_slot_take_work()), then work_add(). */
 int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
 		      bool *queued, task_work_func_t fn,
 		      enum task_work_notify_mode mode)
 {
-	if (READ_ONCE(*queued))
+	if (cmpxchg(queued, false, true))
 		return -EBUSY;
-	WRITE_ONCE(*queued, true);
 	return work_add(p, cb, queued, fn, mode);
 }
 
@@ -149,11 +148,10 @@ atomic_t itrace_follow_missed;
  * exit_task_work(), ERR_PTR(-EBUSY) when unloading. When the work cannot
  * be queued the slot stays parked (LINGER) until the task exits.
  *
- * Outside kdb @p can exit at any moment and its exit hook free the slot.
- * So the slot's callback is taken (work_queued) before the slot is
- * live for @p: a slot freed under our feet cannot be claimed by a fork
- * on another CPU while we still queue its callback (itrace_slot_claim()
- * reads task, then work_queued).
+ * Outside kdb @p can exit (or exec) at any moment and its hook free the
+ * slot, which a fork on another CPU may then claim. So the slot's
+ * callback is taken before its state: whoever loses either race backs
+ * out without touching what the winner owns.
  */
 struct itrace_slot *itrace_start(struct task_struct *p,
 				 struct itrace_slot *s, u8 mode, u8 flags)
@@ -161,10 +159,8 @@ struct itrace_slot *itrace_start(struct task_struct *p,
 	int ret;
 
 	if (s) {
-		if (READ_ONCE(s->work_queued))
+		if (!itrace_slot_take_work(s))
 			return ERR_PTR(-EBUSY);
-		WRITE_ONCE(s->work_queued, true);
-		/* full barrier: work_queued is set before the slot is live */
 		if (atomic_cmpxchg(&s->state, ITRACE_LINGER, ITRACE_PENDING) !=
 		    ITRACE_LINGER) {
 			WRITE_ONCE(s->work_queued, false);
@@ -174,14 +170,11 @@ struct itrace_slot *itrace_start(struct task_struct *p,
 		s = itrace_slot_claim();
 		if (!s)
 			return ERR_PTR(-ENOSPC);
-		WRITE_ONCE(s->work_queued, true);
 		s->pid = p->pid;
 		s->tgid = p->tgid;
 		memcpy(s->comm, p->comm, sizeof(s->comm));
 		/* a plain refcount_inc; dropped in process context later */
 		get_task_struct(p);
-		/* work_queued before task: see claimable() in table.c */
-		smp_wmb();
 		WRITE_ONCE(s->task, p);
 	}
 	s->mode = mode;

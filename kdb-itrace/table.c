@@ -62,24 +62,21 @@ struct itrace_slot *itrace_slot_of(struct task_struct *p)
 	return NULL;
 }
 
-/* Neither a task (release in progress) nor a queued callback. */
-static bool claimable(const struct itrace_slot *s)
+/*
+ * Take the slot's callback (work_queued false -> true). Every taker uses
+ * this cmpxchg and only the holder clears the flag, so the callback_head
+ * has one owner at a time even when a slot is freed and claimed again
+ * while a stale `on` from debugfs still tries to reuse it.
+ */
+bool itrace_slot_take_work(struct itrace_slot *s)
 {
-	if (READ_ONCE(s->task))
-		return false;
-	/*
-	 * Pairs with the full barrier of the release that cleared task: a
-	 * start that took work_queued before the slot was freed under it
-	 * still owns the callback (see itrace_start()).
-	 */
-	smp_rmb();
-	return !READ_ONCE(s->work_queued) && !itrace_arch_slot_busy(&s->arch);
+	return !cmpxchg(&s->work_queued, false, true);
 }
 
 /*
  * kdb, debugfs or fork: take a FREE slot whose task_work is not still
  * queued on some task (its callback_head is in use until the callback
- * has run).
+ * has run). The slot comes with its callback taken.
  */
 struct itrace_slot *itrace_slot_claim(void)
 {
@@ -88,11 +85,15 @@ struct itrace_slot *itrace_slot_claim(void)
 	for (i = 0; i < itrace_nr_slots; i++) {
 		struct itrace_slot *s = &itrace_slots[i];
 
-		if (!claimable(s))
+		/* a task pointer on a FREE slot: release in progress */
+		if (READ_ONCE(s->task) || !itrace_slot_take_work(s))
 			continue;
-		if (atomic_cmpxchg(&s->state, ITRACE_FREE, ITRACE_PENDING) !=
-		    ITRACE_FREE)
+		if (itrace_arch_slot_busy(&s->arch) ||
+		    atomic_cmpxchg(&s->state, ITRACE_FREE, ITRACE_PENDING) !=
+		    ITRACE_FREE) {
+			WRITE_ONCE(s->work_queued, false);
 			continue;
+		}
 		s->gen++;
 		s->steps = 0;
 		s->records = 0;
@@ -115,7 +116,9 @@ unsigned int itrace_slots_free(void)
 	for (i = 0; i < itrace_nr_slots; i++) {
 		struct itrace_slot *s = &itrace_slots[i];
 
-		n += atomic_read(&s->state) == ITRACE_FREE && claimable(s);
+		n += atomic_read(&s->state) == ITRACE_FREE &&
+		     !READ_ONCE(s->work_queued) && !READ_ONCE(s->task) &&
+		     !itrace_arch_slot_busy(&s->arch);
 	}
 	return n;
 }
