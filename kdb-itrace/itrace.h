@@ -60,6 +60,16 @@ extern struct itrace_slot *itrace_slots;
 extern unsigned int itrace_nr_slots;
 extern bool itrace_shutdown;
 
+/*
+ * Set a false *@flag to true, atomically; false if it was true already.
+ * Through u8: on powerpc the byte cmpxchg returns the rest of the word
+ * too, and the cast of that to bool is not the old byte.
+ */
+static inline bool itrace_take_flag(bool *flag)
+{
+	return !cmpxchg((u8 *)flag, 0, 1);
+}
+
 /* table.c */
 int itrace_table_init(unsigned int nr);
 void itrace_table_free(void);

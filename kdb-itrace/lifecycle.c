@@ -91,7 +91,7 @@ int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
 		      bool *queued, task_work_func_t fn,
 		      enum task_work_notify_mode mode)
 {
-	if (cmpxchg(queued, false, true))
+	if (!itrace_take_flag(queued))
 		return -EBUSY;
 	return work_add(p, cb, queued, fn, mode);
 }

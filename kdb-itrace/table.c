@@ -70,7 +70,7 @@ struct itrace_slot *itrace_slot_of(struct task_struct *p)
  */
 bool itrace_slot_take_work(struct itrace_slot *s)
 {
-	return !cmpxchg(&s->work_queued, false, true);
+	return itrace_take_flag(&s->work_queued);
 }
 
 /*
