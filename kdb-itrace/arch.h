@@ -23,8 +23,9 @@ int itrace_arch_init(void);
 const char *itrace_arch_block_impl(void);
 
 /*
- * kdb context: can @p be traced at all? On refusal, fill @why (one short
- * phrase) and return false.
+ * kdb or process context (under rcu_read_lock): can @p be traced at
+ * all? On refusal, fill @why (one short phrase) and return false. In
+ * process context @p may be dying: its stack can be gone.
  */
 bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len);
 

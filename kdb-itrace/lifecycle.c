@@ -57,35 +57,45 @@ static void snapshot_maps(struct itrace_symmap *m)
 }
 
 /*
- * Queue @fn on @p's task_work list. @queued guards @cb, which stays in use
- * until the callback ran; the module reference keeps the callback's text
- * alive until then. task_work_add() is a cmpxchg on the task's list: safe
- * in kdb and in trap context. From kdb (another task) pass TWA_NONE: it
- * sends no IPI, and TIF_NOTIFY_RESUME makes the task run the work at its
- * next return to user mode (a running task: at its next tick). For
- * current, TWA_RESUME.
+ * Queue @fn on @p's task_work list, @cb already being ours: the caller
+ * set *@queued, which guards @cb until the callback ran; the module
+ * reference keeps the callback's text alive until then. On failure
+ * *@queued is false again. task_work_add() is a cmpxchg on the task's
+ * list: safe in kdb and in trap context. From kdb (another task) pass
+ * TWA_NONE: it sends no IPI, and TIF_NOTIFY_RESUME makes the task run
+ * the work at its next return to user mode (a running task: at its next
+ * tick). For current, TWA_RESUME. -ESRCH: @p is past exit_task_work().
  */
-int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
-		      bool *queued, task_work_func_t fn,
-		      enum task_work_notify_mode mode)
+static int work_add(struct task_struct *p, struct callback_head *cb,
+		    bool *queued, task_work_func_t fn,
+		    enum task_work_notify_mode mode)
 {
-	int ret;
+	int ret = -EBUSY;
 
-	if (READ_ONCE(*queued))
-		return -EBUSY;
 	if (!try_module_get(THIS_MODULE))
-		return -EBUSY;
+		goto fail;
 	init_task_work(cb, fn);
-	WRITE_ONCE(*queued, true);
 	ret = task_work_add(p, cb, mode);
 	if (ret) {
-		WRITE_ONCE(*queued, false);
 		module_put(THIS_MODULE);
-		return ret;
+		goto fail;
 	}
 	if (mode == TWA_NONE)
 		set_tsk_thread_flag(p, TIF_NOTIFY_RESUME);
 	return 0;
+fail:
+	WRITE_ONCE(*queued, false);
+	return ret;
+}
+
+/* Take @cb (see itrace_slot_take_work()), then work_add(). */
+int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
+		      bool *queued, task_work_func_t fn,
+		      enum task_work_notify_mode mode)
+{
+	if (!itrace_take_flag(queued))
+		return -EBUSY;
+	return work_add(p, cb, queued, fn, mode);
 }
 
 /*
@@ -106,7 +116,13 @@ static void itrace_arm_work(struct callback_head *cb)
 {
 	struct itrace_slot *s = container_of(cb, struct itrace_slot, work);
 
-	if (s->task == current) {
+	if (s->task == current && (current->flags & PF_EXITING)) {
+		/*
+		 * Queued (from process context) after our exit hook ran:
+		 * nobody else will free the slot.
+		 */
+		itrace_slot_release(s);
+	} else if (s->task == current) {
 		if (atomic_read(&s->state) == ITRACE_PENDING &&
 		    !READ_ONCE(itrace_shutdown)) {
 			snapshot_maps(&s->map);
@@ -126,19 +142,33 @@ atomic_t itrace_follow_missed;
 
 /*
  * Trace @p: claim a slot (or reuse @s, @p's slot parked in LINGER) and
- * queue the task_work that arms @p from its own context. kdb context, or
- * the fork tracepoint for a followed child that has not run yet; the
- * caller has checked that @p may be traced. Returns the slot, or
- * ERR_PTR(-ENOSPC) when the table is full, or ERR_PTR(-ESRCH) when the
- * work cannot be queued (exiting, unloading): the slot then stays parked
- * until the task exits.
+ * queue the task_work that arms @p from its own context. kdb context,
+ * process context (debugfs), or the fork tracepoint for a followed child
+ * that has not run yet; the caller has checked that @p may be traced.
+ * Returns the slot, or ERR_PTR(-ENOSPC) when the table is full,
+ * ERR_PTR(-ESRCH) when @p exited (or execed) meanwhile or is past
+ * exit_task_work(), ERR_PTR(-EBUSY) when unloading. When the work cannot
+ * be queued the slot stays parked (LINGER) until the task exits.
+ *
+ * Outside kdb @p can exit (or exec) at any moment and its hook free the
+ * slot, which a fork on another CPU may then claim. So the slot's
+ * callback is taken before its state: whoever loses either race backs
+ * out without touching what the winner owns.
  */
 struct itrace_slot *itrace_start(struct task_struct *p,
 				 struct itrace_slot *s, u8 mode, u8 flags,
 				 u16 kinds)
 {
+	int ret;
+
 	if (s) {
-		atomic_set(&s->state, ITRACE_PENDING);
+		if (!itrace_slot_take_work(s))
+			return ERR_PTR(-EBUSY);
+		if (atomic_cmpxchg(&s->state, ITRACE_LINGER, ITRACE_PENDING) !=
+		    ITRACE_LINGER) {
+			WRITE_ONCE(s->work_queued, false);
+			return ERR_PTR(-ESRCH);
+		}
 	} else {
 		s = itrace_slot_claim();
 		if (!s)
@@ -153,12 +183,27 @@ struct itrace_slot *itrace_start(struct task_struct *p,
 	s->mode = mode;
 	s->flags = flags;
 	s->kinds = kinds;
-	if (itrace_work_queue(p, &s->work, &s->work_queued, itrace_arm_work,
-			      TWA_NONE)) {
-		atomic_set(&s->state, ITRACE_LINGER);
-		return ERR_PTR(-ESRCH);
+	ret = work_add(p, &s->work, &s->work_queued, itrace_arm_work,
+		       TWA_NONE);
+	if (ret) {
+		/* unless @p's exit (or exec) hook freed it meanwhile */
+		atomic_cmpxchg(&s->state, ITRACE_PENDING, ITRACE_LINGER);
+		return ERR_PTR(ret);
 	}
 	return s;
+}
+
+/*
+ * Process context, after itrace_start(@p) failed with -ESRCH: @p ran its
+ * exit hook before, so free the slot left parked for it.
+ */
+void itrace_start_undo(struct task_struct *p)
+{
+	struct itrace_slot *s = itrace_slot_of(p);
+
+	if (s && atomic_read(&s->state) == ITRACE_LINGER &&
+	    !READ_ONCE(s->work_queued))
+		itrace_slot_release(s);
 }
 
 /*

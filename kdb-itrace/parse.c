@@ -280,3 +280,25 @@ int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
 		printable_only(err);
 	return ret;
 }
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+int itrace_split(char *line, const char **argv, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		while (is_blank(*line))
+			*line++ = '\0';
+		if (!*line)
+			return n;
+		if (n == max)
+			return -1;
+		argv[n++] = line;
+		while (*line && !is_blank(*line))
+			line++;
+	}
+}

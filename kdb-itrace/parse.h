@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The `itrace` command language, parsed into a struct the kdb command
- * (and later the debugfs control file) executes. Syntax only: whether a
- * pid exists is the executor's business. Pure C, shared with host tests.
+ * The `itrace` command language, parsed into a struct the executor runs
+ * for the kdb command and the debugfs control file alike. Syntax only:
+ * whether a pid exists is the executor's business. Pure C, shared with
+ * host tests.
  */
 #ifndef _ITRACE_PARSE_H
 #define _ITRACE_PARSE_H
@@ -51,6 +52,16 @@ struct itrace_cmd {
  */
 int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
 		 char *err, size_t errlen);
+
+/* Most words a debugfs command line may have (kdb allows 20). */
+#define ITRACE_MAX_WORDS	16
+
+/*
+ * Split @line in place into words separated by blanks (space, tab,
+ * newline), as kdb splits its command line. Returns the word count, or
+ * -1 if there are more than @max.
+ */
+int itrace_split(char *line, const char **argv, int max);
 
 /* The usage text `itrace help` prints, one line per entry, NULL-ended. */
 extern const char *const itrace_help_lines[];

@@ -98,9 +98,20 @@ struct itrace_slot *itrace_slot_of_current(void)
 }
 
 /*
- * kdb or fork (process context): take a FREE slot whose task_work is not
- * still queued on some task (its callback_head is in use until the
- * callback has run).
+ * Take the slot's callback (work_queued false -> true). Every taker uses
+ * this cmpxchg and only the holder clears the flag, so the callback_head
+ * has one owner at a time even when a slot is freed and claimed again
+ * while a stale `on` from debugfs still tries to reuse it.
+ */
+bool itrace_slot_take_work(struct itrace_slot *s)
+{
+	return itrace_take_flag(&s->work_queued);
+}
+
+/*
+ * kdb, debugfs or fork: take a FREE slot whose task_work is not still
+ * queued on some task (its callback_head is in use until the callback
+ * has run). The slot comes with its callback taken.
  */
 struct itrace_slot *itrace_slot_claim(void)
 {
@@ -114,12 +125,14 @@ struct itrace_slot *itrace_slot_claim(void)
 		s = &itrace_slots[i];
 
 		/* a task pointer on a FREE slot: release in progress */
-		if (READ_ONCE(s->work_queued) || READ_ONCE(s->task) ||
-		    itrace_arch_slot_busy(&s->arch))
+		if (READ_ONCE(s->task) || !itrace_slot_take_work(s))
 			continue;
-		if (atomic_cmpxchg(&s->state, ITRACE_FREE, ITRACE_PENDING) !=
-		    ITRACE_FREE)
+		if (itrace_arch_slot_busy(&s->arch) ||
+		    atomic_cmpxchg(&s->state, ITRACE_FREE, ITRACE_PENDING) !=
+		    ITRACE_FREE) {
+			WRITE_ONCE(s->work_queued, false);
 			continue;
+		}
 		atomic_inc(&itrace_nr_live);
 		s->gen++;
 		s->steps = 0;
@@ -133,7 +146,10 @@ struct itrace_slot *itrace_slot_claim(void)
 	return NULL;
 }
 
-/* kdb: how many slots itrace_slot_claim() could hand out right now. */
+/*
+ * How many slots itrace_slot_claim() could hand out right now (outside
+ * kdb: followed forks may take some before the caller does).
+ */
 unsigned int itrace_slots_free(void)
 {
 	unsigned int i, n = 0;
@@ -146,6 +162,17 @@ unsigned int itrace_slots_free(void)
 		     !itrace_arch_slot_busy(&s->arch);
 	}
 	return n;
+}
+
+/* The mappings to name @r's addresses with, if its slot still has them. */
+const struct itrace_symmap *itrace_slot_map(const struct itrace_rec *r)
+{
+	struct itrace_slot *s;
+
+	if (r->slot >= itrace_nr_slots)
+		return NULL;
+	s = &itrace_slots[r->slot];
+	return s->gen == r->gen ? &s->map : NULL;
 }
 
 /*

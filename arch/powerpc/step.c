@@ -35,13 +35,22 @@ const char *itrace_arch_block_impl(void)
 
 bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len)
 {
-	struct pt_regs *regs = task_pt_regs(p);
+	struct pt_regs *regs = READ_ONCE(task_pt_regs(p));
+	unsigned long msr;
 
 	if (!regs) {
 		strscpy(why, "has no user register frame", len);
 		return false;
 	}
-	if (regs->msr & (MSR_SE | MSR_BE)) {
+	/*
+	 * Outside kdb @p can die meanwhile: RCU keeps its task_struct, not
+	 * the stack its frame is on.
+	 */
+	if (copy_from_kernel_nofault(&msr, &regs->msr, sizeof(msr))) {
+		strscpy(why, "is exiting", len);
+		return false;
+	}
+	if (msr & (MSR_SE | MSR_BE)) {
 		strscpy(why, "is already being stepped (MSR_SE/BE set; a debugger?)",
 			len);
 		return false;

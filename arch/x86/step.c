@@ -12,6 +12,7 @@
 #include <linux/sched.h>
 #include <linux/ptrace.h>
 #include <linux/sched/task_stack.h>
+#include <linux/uaccess.h>
 #include <asm/msr.h>
 #include <asm/processor.h>
 #include <asm/ptrace.h>
@@ -56,8 +57,16 @@ const char *itrace_arch_block_impl(void)
 
 bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len)
 {
-	struct pt_regs *regs = task_pt_regs(p);
+	struct pt_regs frame, *regs = &frame;
 
+	/*
+	 * Outside kdb @p can die meanwhile: RCU keeps its task_struct, not
+	 * its stack (p->stack goes NULL when the stack is freed or cached).
+	 */
+	if (copy_from_kernel_nofault(&frame, task_pt_regs(p), sizeof(frame))) {
+		strscpy(why, "is exiting", len);
+		return false;
+	}
 	if (v8086_mode(regs)) {
 		strscpy(why, "runs in vm86 mode", len);
 		return false;

@@ -73,7 +73,8 @@ if [ "$ITRACE_KVARIANT" = debug ]; then
 	module+=(--kmod "$b/kmod/itrace_canary.ko")
 fi
 progs=()
-for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_syscall; do
+for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_syscall \
+	tp_cred; do
 	if [ $no_module -eq 1 ]; then
 		rm -f "$b/$p"
 		if ! $TARGET_CC -static -O1 -fno-inline -g -o "$b/$p" \

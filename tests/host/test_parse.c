@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host tests of the `itrace` command parser: every subcommand and every
- * class of bad input, with the exact one-line error each one gets.
+ * class of bad input, with the exact one-line error each one gets; and
+ * the line splitting of the debugfs control file.
  */
 #include <stdlib.h>
 #include "check.h"
@@ -119,6 +120,37 @@ static const struct bad_case bad_cases[] = {
 	{ "off \xc3\xa9", "itrace off: bad pid '\?\?'" },
 };
 
+static void test_split(void)
+{
+	const char *argv[ITRACE_MAX_WORDS];
+	char line[256];
+	int n;
+
+	snprintf(line, sizeof(line), "  on 12\tblock\n");
+	n = itrace_split(line, argv, ITRACE_MAX_WORDS);
+	CHECK("split on blanks, tabs, newline", n == 3);
+	CHECK_STR("split word 1", argv[0], "on");
+	CHECK_STR("split word 2", argv[1], "12");
+	CHECK_STR("split word 3", argv[2], "block");
+	line[0] = '\0';
+	CHECK("split empty line", itrace_split(line, argv, 4) == 0);
+	snprintf(line, sizeof(line), " \n\t ");
+	CHECK("split blank line", itrace_split(line, argv, 4) == 0);
+	snprintf(line, sizeof(line), "status\nclear\n");
+	n = itrace_split(line, argv, ITRACE_MAX_WORDS);
+	CHECK("split: a newline is a blank, not a command separator",
+	      n == 2 && !strcmp(argv[0], "status") && !strcmp(argv[1], "clear"));
+	snprintf(line, sizeof(line), "a b c d");
+	CHECK("split exactly max words", itrace_split(line, argv, 4) == 4 &&
+	      !strcmp(argv[3], "d"));
+	snprintf(line, sizeof(line), "a b c d e");
+	CHECK("split more than max words", itrace_split(line, argv, 4) == -1);
+	snprintf(line, sizeof(line), "x\r");
+	n = itrace_split(line, argv, 4);
+	CHECK("split keeps other control characters in the word",
+	      n == 1 && !strcmp(argv[0], "x\r"));
+}
+
 int main(void)
 {
 	struct itrace_cmd cmd;
@@ -181,5 +213,6 @@ int main(void)
 	for (i = 0; itrace_help_lines[i]; i++)
 		;
 	CHECK("help has the expected line count", i == 12);
+	test_split();
 	return check_failed ? 1 : 0;
 }

@@ -91,6 +91,10 @@ if [ "$ITRACE_ARCH" = x86_64 ] && want hwbp; then
 		"$b/logs/hwbp-insn.log" |
 		sed 's/^PASS /PASS hwbp insn: /;s/^FAIL /FAIL hwbp insn: /' | tag
 fi
+want debugfs && vmtest debugfs
+want debugfs_stream && vmtest debugfs_stream
+want debugfs_kdb && vmtest debugfs_kdb
+want cmd_enable && vmtest cmd_enable
 if want atomic; then
 	rm -f "$b/logs/atomic-insn.log"
 	vmtest atomic "$b/logs"
