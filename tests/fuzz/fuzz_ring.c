@@ -41,7 +41,7 @@ static void expect(const struct itrace_ring *ring, const struct model *m,
 	struct itrace_rec got, want;
 	u64 i = first;
 
-	itrace_ring_iter_start(&it, ring, floor);
+	itrace_ring_iter_start(&it, ring, floor, ~0ULL);
 	while (itrace_ring_iter_next(&it, &got)) {
 		while (i < end && m->seqs[i] <= floor)
 			i++;
