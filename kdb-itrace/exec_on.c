@@ -31,12 +31,13 @@ static const char *refuse(struct task_struct *p, struct itrace_slot *s,
 	if (p->flags & (PF_KTHREAD | PF_IO_WORKER))
 		return "is a kernel thread";
 	*err = -ESRCH;
-	/* before the mm test: a zombie has no mm either */
-	if (p->flags & PF_EXITING || p->exit_state)
+	/*
+	 * A user task loses its mm only on the way out. From debugfs the
+	 * task may be exiting on another CPU while we look: its mm can be
+	 * gone before we see PF_EXITING.
+	 */
+	if (p->flags & PF_EXITING || p->exit_state || !READ_ONCE(p->mm))
 		return "is exiting";
-	*err = -EINVAL;
-	if (!p->mm)
-		return "is a kernel thread";
 	*err = -EBUSY;
 	if (s && atomic_read(&s->state) == ITRACE_OFF)
 		return "is being turned off; try again after go";
