@@ -57,6 +57,7 @@ static void cmd_status(void)
 {
 	unsigned int i, n = 0, used = 0, missed;
 	char line[200], opts[120];
+	const u64 *dropped = itrace_log_dropped();
 
 	for (i = 0; i < itrace_nr_slots; i++)
 		used += atomic_read(&itrace_slots[i].state) != ITRACE_FREE;
@@ -76,10 +77,10 @@ static void cmd_status(void)
 				   "pid", "comm", "state", "mode", "steps",
 				   "records", "dropped", "tgid", "options");
 		flags_str(opts, sizeof(opts), s->flags, s->kinds);
-		kdb_printf("%7d %-16s %-8s %-5s %12llu %12llu %10lld %7d %s\n",
+		kdb_printf("%7d %-16s %-8s %-5s %12llu %12llu %10llu %7d %s\n",
 			   s->pid, s->comm, itrace_state_name(st),
-			   mode_name(s), s->steps, s->records,
-			   (long long)atomic64_read(&s->dropped), s->tgid, opts);
+			   mode_name(s), s->steps, s->records, dropped[i],
+			   s->tgid, opts);
 	}
 	if (!n)
 		kdb_printf("itrace: no task traced (itrace on <pid>)\n");

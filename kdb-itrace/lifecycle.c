@@ -16,6 +16,7 @@
 #include <linux/stop_machine.h>
 #include <linux/tracepoint.h>
 #include "itrace.h"
+#include "kind.h"
 
 bool itrace_shutdown;
 
@@ -151,6 +152,8 @@ struct itrace_slot *itrace_start(struct task_struct *p,
 	s->mode = mode;
 	s->flags = flags;
 	s->kinds = kinds;
+	s->emit_kinds = mode == ITRACE_MODE_BLOCK ?
+			kinds & ITRACE_KINDS_TRANSFER : kinds;
 	if (itrace_work_queue(p, &s->work, &s->work_queued, itrace_arm_work,
 			      TWA_NONE)) {
 		atomic_set(&s->state, ITRACE_LINGER);

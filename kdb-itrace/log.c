@@ -75,14 +75,11 @@ unsigned int itrace_log_per_cpu(void)
 }
 
 /* Trap context, IRQs off: the only writer of this CPU's ring. */
-void itrace_emit(struct itrace_slot *s, unsigned int kind,
-		 unsigned long from, unsigned long to)
+void itrace_emit_rec(struct itrace_slot *s, unsigned int kind,
+		     unsigned long from, unsigned long to)
 {
-	struct itrace_rec rec, old;
+	struct itrace_rec rec;
 
-	if (!(s->kinds & (1u << kind)) ||
-	    (s->mode == ITRACE_MODE_BLOCK && !itrace_kind_is_transfer(kind)))
-		return;
 	rec.seq = atomic64_inc_return(&next_seq);
 	rec.from = from;
 	rec.to = to;
@@ -91,13 +88,35 @@ void itrace_emit(struct itrace_slot *s, unsigned int kind,
 	rec.slot = s->idx;
 	rec.gen = s->gen;
 	s->records++;
-	if (itrace_ring_push(&rings[raw_smp_processor_id()], &rec, &old) &&
-	    old.seq > READ_ONCE(clear_seq) && old.slot < itrace_nr_slots) {
-		struct itrace_slot *o = &itrace_slots[old.slot];
+	itrace_ring_push(&rings[raw_smp_processor_id()], &rec);
+}
 
-		if (o->gen == old.gen)
-			atomic64_inc(&o->dropped);
+/*
+ * kdb context: how many records of each slot's current task (above the
+ * clear floor) were overwritten before anyone read them: records logged
+ * minus those still in the rings. One pass over every ring.
+ */
+const u64 *itrace_log_dropped(void)
+{
+	static u64 dropped[ITRACE_MAX_TASKS];
+	struct itrace_ring_iter it;
+	struct itrace_rec r;
+	unsigned int cpu, i;
+
+	memset(dropped, 0, sizeof(dropped));
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		itrace_ring_iter_start(&it, &rings[cpu], READ_ONCE(clear_seq));
+		while (itrace_ring_iter_next(&it, &r))
+			if (r.slot < itrace_nr_slots &&
+			    itrace_slots[r.slot].gen == r.gen)
+				dropped[r.slot]++;	/* still there */
 	}
+	for (i = 0; i < itrace_nr_slots; i++) {
+		u64 n = itrace_slots[i].records;
+
+		dropped[i] = n > dropped[i] ? n - dropped[i] : 0;
+	}
+	return dropped;
 }
 
 /* kdb context. */
@@ -109,7 +128,6 @@ void itrace_log_clear(void)
 	for (i = 0; i < itrace_nr_slots; i++) {
 		itrace_slots[i].records = 0;
 		itrace_slots[i].steps = 0;
-		atomic64_set(&itrace_slots[i].dropped, 0);
 	}
 }
 
@@ -193,13 +211,15 @@ void itrace_log_show(const struct itrace_cmd *cmd)
 			   total == 1 ? "" : "s",
 			   cmd->pid ? " for that pid/process" : "",
 			   total - skip);
+		const u64 *dropped = itrace_log_dropped();
+
 		for (i = 0; i < itrace_nr_slots; i++) {
 			struct itrace_slot *s = &itrace_slots[i];
-			s64 d = atomic64_read(&s->dropped);
+			u64 d = dropped[i];
 
 			if (d && (!cmd->pid || s->pid == cmd->pid ||
 				  s->tgid == cmd->pid))
-				kdb_printf("itrace: pid %d: %lld record%s overwritten (log full)\n",
+				kdb_printf("itrace: pid %d: %llu record%s overwritten (log full)\n",
 					   s->pid, d, d == 1 ? "" : "s");
 		}
 		itrace_format_sym_header(line, sizeof(line));

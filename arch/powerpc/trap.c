@@ -71,13 +71,16 @@ bool itrace_arch_is_step_trap(unsigned long val, void *data)
 	return val == DIE_SSTEP && user_mode(a->regs);
 }
 
-static bool classify_at(unsigned long ip, struct itrace_ppc_insn *d)
+/* @before_run: see itrace_ppc_text_word() */
+static bool classify_at(struct itrace_slot *s, unsigned long ip,
+			bool before_run, struct itrace_ppc_insn *d)
 {
 	u32 w, next = 0;
 
-	if (!itrace_ppc_fetch(ip, &w))
+	if (!itrace_ppc_text_word(s, ip, before_run, &w))
 		return false;
-	if ((w >> 26) == 1 && !itrace_ppc_fetch(ip + 4, &next))
+	if ((w >> 26) == 1 &&
+	    !itrace_ppc_text_word(s, ip + 4, before_run, &next))
 		return false;
 	return !itrace_ppc_classify(w, next, d);
 }
@@ -120,7 +123,7 @@ static void log_step(struct itrace_slot *s, struct pt_regs *regs,
 	for (chain = 0; chain < SYSCALL_CHAIN_MAX; chain++) {
 		unsigned long next;
 
-		if (!classify_at(from, &d))
+		if (!classify_at(s, from, false, &d))
 			break;
 		next = from + d.len;
 		switch (d.kind) {
@@ -174,7 +177,7 @@ static void log_block(struct itrace_slot *s, struct pt_regs *regs,
 	unsigned int n, nsys = 0;
 
 	for (n = 0; n < SCAN_MAX; n++, ip += d.len) {
-		if (!classify_at(ip, &d))
+		if (!classify_at(s, ip, false, &d))
 			break;
 		if (d.kind == ITRACE_K_SYSCALL && nsys < SCAN_SYSCALLS)
 			sys[nsys++] = ip;
@@ -188,7 +191,8 @@ static void log_block(struct itrace_slot *s, struct pt_regs *regs,
 	if (cpu_has_feature(CPU_FTR_CFAR)) {
 		unsigned long cfar = regs->orig_gpr3;
 
-		if (cfar != src && cfar < TASK_SIZE && classify_at(cfar, &cd) &&
+		if (cfar != src && cfar < TASK_SIZE &&
+		    classify_at(s, cfar, false, &cd) &&
 		    explains(cfar, &cd, to)) {
 			/* a jump we did not see (signal delivery): trust CFAR */
 			itrace_emit(s, ITRACE_K_ASYNC, from, cfar);
@@ -201,8 +205,9 @@ static void log_block(struct itrace_slot *s, struct pt_regs *regs,
 		return;
 	}
 	cd = d;		/* the source branch */
-	for (ip = from, n = 0; ip < src; ip += d.len) {
-		if (!classify_at(ip, &d))
+	/* the straight line before it, if it holds anything to log */
+	for (ip = from, n = 0; ip < src && (insns || nsys); ip += d.len) {
+		if (!classify_at(s, ip, false, &d))
 			break;
 		if (n < nsys && ip == sys[n]) {
 			itrace_emit(s, ITRACE_K_SYSCALL, ip, ip + d.len);
@@ -227,7 +232,7 @@ static void resv_window(struct itrace_slot *s, struct pt_regs *regs)
 
 	s->arch.resv = false;
 	for (tries = 0; tries < 4; tries++) {
-		if (!classify_at(regs->nip, &d) || !d.larx)
+		if (!classify_at(s, regs->nip, true, &d) || !d.larx)
 			return;
 		if (!itrace_ppc_emulate_resv(s, regs)) {
 			s->arch.resv = s->mode == ITRACE_MODE_INSN;
@@ -251,6 +256,7 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 	struct pt_regs *regs = a->regs;
 
 	s->steps++;
+	s->arch.traps++;
 	if (log) {
 		if (s->arch.branch)
 			log_block(s, regs, s->prev_ip, regs->nip,
@@ -272,5 +278,6 @@ int itrace_arch_foreign_step(struct itrace_slot *s, void *data)
 	struct die_args *a = data;
 
 	s->prev_ip = a->regs->nip;
+	itrace_ppc_text_forget(s);	/* the tracer may poke text */
 	return NOTIFY_DONE;
 }

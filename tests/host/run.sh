@@ -54,6 +54,8 @@ summaries() {
 }
 unit test_x86_block_scan "$top/tests/host/test_x86_block_scan.c" \
 	"$top/arch/x86/block_scan.c" "$top/arch/x86/insn_decode.c"
+unit test_x86_step "$top/tests/host/test_x86_step.c" \
+	"$top/arch/x86/insn_cache.c" "$top/arch/x86/insn_decode.c"
 unit test_x86_decode "$top/tests/host/test_x86_decode.c" \
 	"$top/arch/x86/insn_decode.c" | summaries
 "$top/tests/host/run_x86_objdump.sh" | summaries
