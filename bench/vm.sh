@@ -11,8 +11,10 @@
 #
 # Env: BENCH_N (loop passes per run), BENCH_RUNS (runs per mode, >= 3),
 #      BENCH_BIG (passes of the untraced-cost loop), BENCH_SYS (passes of
-#      the untraced-cost system-call loop), ITRACE_SMP (guest cpus,
-#      default 1: see below).
+#      the untraced-cost system-call loop), BENCH_COST_RUNS and
+#      BENCH_MODES (bench/vm.exp), BENCH_APPEND (kernel command line, e.g.
+#      kdb_itrace.log_records=N), ITRACE_SMP (guest cpus, default 1: see
+#      below).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/qemu/lib.sh"
@@ -23,10 +25,10 @@ wall) ;;
 icount) export ITRACE_QEMU_ARGS="-icount shift=0,sleep=on,align=off" ;;
 *) die "usage: bench/vm.sh wall|icount" ;;
 esac
-n=${BENCH_N:-100000}
+n=${BENCH_N:-30000}
 runs=${BENCH_RUNS:-3}
-big=${BENCH_BIG:-30000000}
-sysm=${BENCH_SYS:-2000}
+big=${BENCH_BIG:-100000000}
+sysm=${BENCH_SYS:-5000}
 [ "$runs" -ge 3 ] || die "BENCH_RUNS must be at least 3 (the table shows medians)"
 
 out="$top/build/bench"

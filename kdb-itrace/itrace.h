@@ -51,6 +51,7 @@ struct itrace_slot {
 	unsigned long prev_ip;		/* where the last step trap left it */
 	u64 steps;			/* our traps taken */
 	u64 records;			/* records logged */
+	u64 gen_records;		/* of those, before the gen's exec */
 	struct itrace_arch_slot arch;
 	struct itrace_symmap map;
 };

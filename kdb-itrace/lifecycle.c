@@ -205,6 +205,8 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	    atomic_cmpxchg(&s->state, ITRACE_ARMED, ITRACE_PENDING) ==
 	    ITRACE_ARMED) {
 		s->gen++;
+		/* the old image's records no longer count as the slot's */
+		s->gen_records = s->records;
 		/* a non-leader thread that execs takes over the leader's pid */
 		s->pid = current->pid;
 		memcpy(s->comm, current->comm, sizeof(s->comm));

@@ -92,9 +92,10 @@ void itrace_emit_rec(struct itrace_slot *s, unsigned int kind,
 }
 
 /*
- * kdb context: how many records of each slot's current task (above the
- * clear floor) were overwritten before anyone read them: records logged
- * minus those still in the rings. One pass over every ring.
+ * kdb context: how many records of each slot's current task and image
+ * (its gen; above the clear floor) were overwritten before anyone read
+ * them: records logged minus those still in the rings. One pass over
+ * every ring.
  */
 const u64 *itrace_log_dropped(void)
 {
@@ -112,7 +113,7 @@ const u64 *itrace_log_dropped(void)
 				dropped[r.slot]++;	/* still there */
 	}
 	for (i = 0; i < itrace_nr_slots; i++) {
-		u64 n = itrace_slots[i].records;
+		u64 n = itrace_slots[i].records - itrace_slots[i].gen_records;
 
 		dropped[i] = n > dropped[i] ? n - dropped[i] : 0;
 	}
@@ -127,6 +128,7 @@ void itrace_log_clear(void)
 	WRITE_ONCE(clear_seq, atomic64_read(&next_seq));
 	for (i = 0; i < itrace_nr_slots; i++) {
 		itrace_slots[i].records = 0;
+		itrace_slots[i].gen_records = 0;
 		itrace_slots[i].steps = 0;
 	}
 }

@@ -22,6 +22,7 @@
 #include "../../kdb-itrace/itrace.h"
 #include "../../kdb-itrace/kind.h"
 #include "insn_class.h"
+#include "step_kind.h"
 #include "ppc.h"
 
 /* Words scanned for a branch-trace trap's source. */
@@ -91,22 +92,11 @@ static bool is_branch(const struct itrace_ppc_insn *d)
 	       d->kind != ITRACE_K_INT;
 }
 
-static unsigned long target_of(unsigned long ip,
-			       const struct itrace_ppc_insn *d)
-{
-	return d->abs ? (unsigned long)(long)d->disp : ip + d->disp;
-}
-
 /* Log a branch at @ip that took the task to @to. */
 static void log_branch(struct itrace_slot *s, unsigned long ip,
 		       const struct itrace_ppc_insn *d, unsigned long to)
 {
-	if (d->cond && to == ip + d->len)
-		itrace_emit(s, ITRACE_K_JCC_NT, ip, to);
-	else if (d->direct && to != target_of(ip, d))
-		itrace_emit(s, ITRACE_K_ASYNC, ip, to);
-	else
-		itrace_emit(s, d->kind, ip, to);
+	itrace_emit(s, itrace_ppc_branch_kind(ip, d, to), ip, to);
 }
 
 /*
@@ -135,15 +125,14 @@ static void log_step(struct itrace_slot *s, struct pt_regs *regs,
 			continue;
 		case ITRACE_K_INSN:
 		case ITRACE_K_INT:	/* a trap not taken */
-			itrace_emit(s, to == next ? ITRACE_K_INSN :
-				    ITRACE_K_ASYNC, from, to);
-			return;
+			break;
 		default:
 			if (to != next && !chain)
 				cfar_check(regs, from, &cfar_se_ok, &cfar_se_bad);
-			log_branch(s, from, &d, to);
-			return;
+			break;
 		}
+		itrace_emit(s, itrace_ppc_step_kind(&d, from, to), from, to);
+		return;
 	}
 	itrace_emit(s, ITRACE_K_ASYNC, from, to);
 }
@@ -160,7 +149,7 @@ static bool explains(unsigned long ip, const struct itrace_ppc_insn *d,
 		return false;
 	if (d->cond && to == ip + d->len)
 		return true;
-	return !d->direct || to == target_of(ip, d);
+	return !d->direct || to == itrace_ppc_target(ip, d);
 }
 
 /*

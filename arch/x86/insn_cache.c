@@ -6,15 +6,13 @@ int itrace_x86_dcache_fill(struct itrace_x86_dcache *e, u64 w0, u64 w1,
 			   enum itrace_x86_mode mode,
 			   struct itrace_x86_insn *out)
 {
-	u8 buf[sizeof(e->w)];
-
-	memcpy(buf, &w0, sizeof(w0));
-	memcpy(buf + sizeof(w0), &w1, sizeof(w1));
-	if (itrace_x86_decode(buf, sizeof(buf), mode, out))
-		return -1;
+	/* the entry's words hold the bytes as they were in memory */
+	e->tag = 0;
 	e->w[0] = w0;
 	e->w[1] = w1;
-	e->d = *out;
+	if (itrace_x86_decode((const u8 *)e->w, sizeof(e->w), mode, &e->d))
+		return -1;
 	e->tag = mode + 1;
+	*out = e->d;
 	return 0;
 }
