@@ -92,9 +92,9 @@ def arch_table(path):
         out.append("| " + " | ".join(cells) + " |")
     cost = [k for k in runs if k.startswith("cost-")]
     if cost:
-        out.append("\nUntraced cost (%s; median of %d rounds, module "
-                   "loaded with another task traced vs. unloaded):\n"
-                   % (unit, len(runs[cost[0]])))
+        out.append("\nUntraced cost (median of %d rounds, module loaded "
+                   "with another task traced vs. unloaded):\n"
+                   % len(runs[cost[0]]))
         out.append("| workload | loaded | unloaded | difference | "
                    "spread (max-min)/median |")
         out.append("|---|---:|---:|---:|---:|")
@@ -106,9 +106,10 @@ def arch_table(path):
             ma, mb = med(a), med(b)
             sa = (max(a) - min(a)) / ma * 100
             sb = (max(b) - min(b)) / mb * 100
-            out.append("| %s | %.2f ms | %.2f ms | %+.2f%% | %.1f%% / %.1f%% |"
-                       % (wl[5:], ma / 1e6, mb / 1e6, (ma - mb) / mb * 100,
-                          sa, sb))
+            u = "M insns" if icount else "ms"
+            out.append("| %s | %.2f %s | %.2f %s | %+.2f%% | %.1f%% / %.1f%% |"
+                       % (wl[5:], ma / 1e6, u, mb / 1e6, u,
+                          (ma - mb) / mb * 100, sa, sb))
     return "\n".join(out) + "\n"
 
 

@@ -201,6 +201,7 @@ void itrace_log_show(const struct itrace_cmd *cmd)
 	unsigned int cpu, i;
 	u64 total = 0, skip = 0, n = 0;
 	char line[ITRACE_LINE_MAX];
+	const u64 *dropped;
 
 	merge_start(m, cmd->pid);
 	while (merge_next(m, &r, &cpu))
@@ -213,8 +214,7 @@ void itrace_log_show(const struct itrace_cmd *cmd)
 			   total == 1 ? "" : "s",
 			   cmd->pid ? " for that pid/process" : "",
 			   total - skip);
-		const u64 *dropped = itrace_log_dropped();
-
+		dropped = itrace_log_dropped();
 		for (i = 0; i < itrace_nr_slots; i++) {
 			struct itrace_slot *s = &itrace_slots[i];
 			u64 d = dropped[i];

@@ -30,12 +30,14 @@ if ! gcc -O2 -g -fno-stack-protector -fcf-protection=none -fno-pie -no-pie \
 fi
 
 # The text: glibc's static code plus the workload, as compilers make it.
-gcc -static -O1 -o "$b/tp_bench.x86" "$top/bench/tp_bench.c" &&
+if ! { gcc -static -O1 -o "$b/tp_bench.x86" "$top/bench/tp_bench.c" &&
 	objcopy -O binary --only-section=.text "$b/tp_bench.x86" "$b/x86.text" &&
 	powerpc64le-linux-gnu-gcc -static -O1 -o "$b/tp_bench.ppc" \
 		"$top/bench/tp_bench.c" &&
 	powerpc64le-linux-gnu-objcopy -O binary --only-section=.text \
-		"$b/tp_bench.ppc" "$b/ppc.text" || die "no workload text"
+		"$b/tp_bench.ppc" "$b/ppc.text"; }; then
+	die "no workload text"
+fi
 
 for arch in x86 ppc; do
 	for c in hot cold nolog; do
@@ -45,7 +47,9 @@ for arch in x86 ppc; do
 			--callgrind-out-file="$b/callgrind.$arch.$c" \
 			"$b/bench_record" $arch "$b/$arch.text" $c 1000000 1 2>&1 |
 			sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' | tr -d ,)
-		[ -n "$ns" ] && [ -n "$ir" ] || die "bench_record $arch $c failed"
+		if [ -z "$ns" ] || [ -z "$ir" ]; then
+			die "bench_record $arch $c failed"
+		fi
 		echo "HOST $arch $c ns $ns insns $(awk -v i="$ir" 'BEGIN { printf "%.1f", i / 1000000 }')"
 	done
 done
