@@ -57,10 +57,10 @@ def arch_table(path):
         "clocksource " + info.get("clocksource", "?"),
         info.get("arch", "? n ?").split()[2] if "arch" in info else "?",
         info.get("arch", "? n ? runs ?").split()[-1] if "arch" in info else "?"))
-    out.append("| mode | window (%s) | traps | records | %s/trap | steps/s | "
-               "x ptrace | x floor |" % ("ms" if not icount else "M insns",
-                                          unit))
-    out.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+    out.append("| mode | window (%s) | traps | records | %s/trap | best | "
+               "steps/s | x ptrace | x floor |"
+               % ("ms" if not icount else "M insns", unit))
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     per = {}
     for key, _, _, _ in ROWS:
         if key in runs and med([x[1] for x in runs[key]]):
@@ -81,10 +81,11 @@ def arch_table(path):
         cells = [label, window, "%d" % traps, "%d" % recs]
         if traps:
             cells.append("%.0f" % (ns / traps))
+            cells.append("%.0f" % min(x[0] / x[1] for x in r))
             cells.append("%.0f" % (traps / ns * 1e9) if not icount else
                          "%.0f k/G" % (traps / ns * 1e6))
         else:
-            cells += ["-", "-"]
+            cells += ["-", "-", "-"]
         rp = per.get(vs_ptrace)
         rf = per.get(vs_floor)
         cells.append("%.1f" % (rp[0] / per[key][0]) if rp and traps else "")
