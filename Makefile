@@ -8,6 +8,9 @@
 #   make vm ARCH=ppc64le the same on POWER9 (pseries, qemu TCG)
 #   make check           every test, both arches; ends with
 #                        "N passed, N failed"
+#   make bench           timings: host per-record cost, then per arch
+#                        untraced / ptrace / itrace in one VM boot
+#                        (docs/BENCH.md; never part of make check)
 #   make fuzz            libFuzzer runs of the parser, decoders, ring and
 #                        formatter (ITRACE_FUZZ_SECS=60: 3.5 minutes)
 #   make check-debug     the VM tests, both arches, on the debug kernels
@@ -41,7 +44,7 @@ endif
 
 ITRACE_FUZZ_SECS ?= 60
 
-.PHONY: all module vm check check-debug check-host check-vm fuzz checkpatch sparse clean
+.PHONY: all module vm check check-debug check-host check-vm bench fuzz checkpatch sparse clean
 
 all: module
 
@@ -62,6 +65,9 @@ check-host:
 
 check-vm:
 	@tests/run-all.sh vm
+
+bench:
+	@bench/run.sh
 
 fuzz:
 	@ITRACE_FUZZ_SECS=$(ITRACE_FUZZ_SECS) tests/run-all.sh fuzz

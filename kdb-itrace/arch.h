@@ -16,8 +16,12 @@ struct task_struct;
 struct die_args;
 struct k_sigaction;
 
-/* Probe the CPU once at load time (e.g. does it honour block stepping). */
+/*
+ * Probe the CPU once at load time (e.g. does it honour block stepping)
+ * and allocate what the trap path needs; itrace_arch_exit() frees it.
+ */
 int itrace_arch_init(void);
+void itrace_arch_exit(void);
 
 /* How block mode is implemented here, for `on` and `status`. */
 const char *itrace_arch_block_impl(void);

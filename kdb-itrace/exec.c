@@ -63,6 +63,7 @@ static void cmd_status(struct itrace_ctx *ctx)
 {
 	unsigned int i, n = 0, used = 0, missed;
 	char line[200], opts[120];
+	const u64 *dropped = itrace_log_dropped(ctx->stopped);
 
 	for (i = 0; i < itrace_nr_slots; i++)
 		used += atomic_read(&itrace_slots[i].state) != ITRACE_FREE;
@@ -83,10 +84,9 @@ static void cmd_status(struct itrace_ctx *ctx)
 			     "records", "dropped", "tgid", "options");
 		itrace_flags_str(opts, sizeof(opts), s->flags, s->kinds);
 		/* comm[15] is always NUL, even half-way through a copy */
-		outf(ctx, "%7d %-16s %-8s %-5s %12llu %12llu %10lld %7d %s\n",
+		outf(ctx, "%7d %-16s %-8s %-5s %12llu %12llu %10llu %7d %s\n",
 		     s->pid, s->comm, itrace_state_name(st),
-		     mode_name(s), s->steps, s->records,
-		     (long long)atomic64_read(&s->dropped), s->tgid,
+		     mode_name(s), s->steps, s->records, dropped[i], s->tgid,
 		     opts);
 	}
 	if (!n)
@@ -112,6 +112,7 @@ static void cmd_log(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 	/* both passes see the same records, also while traps go on */
 	u64 last = itrace_log_last_seq();
 	char line[ITRACE_LINE_MAX];
+	const u64 *dropped;
 
 	itrace_merge_start(m, cmd->pid, last);
 	while (itrace_merge_next(m, &r, &cpu)) {
@@ -127,13 +128,14 @@ static void cmd_log(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 		     total == 1 ? "" : "s",
 		     cmd->pid ? " for that pid/process" : "",
 		     total - skip);
+		dropped = itrace_log_dropped(ctx->stopped);
 		for (i = 0; i < itrace_nr_slots; i++) {
 			struct itrace_slot *s = &itrace_slots[i];
-			s64 d = atomic64_read(&s->dropped);
+			u64 d = dropped[i];
 
 			if (d && (!cmd->pid || s->pid == cmd->pid ||
 				  s->tgid == cmd->pid))
-				outf(ctx, "itrace: pid %d: %lld record%s overwritten (log full)\n",
+				outf(ctx, "itrace: pid %d: %llu record%s overwritten (log full)\n",
 				     s->pid, d, d == 1 ? "" : "s");
 		}
 		itrace_format_sym_header(line, sizeof(line));

@@ -46,16 +46,20 @@ struct itrace_slot {
 	u8 mode;			/* enum itrace_mode */
 	u8 flags;			/* ITRACE_F_*, inherited when followed */
 	u16 kinds;			/* kinds to record, bit per enum itrace_kind */
+	u16 emit_kinds;			/* what the mode logs of those */
 	bool work_queued;		/* work below is on the task's list */
 	char comm[TASK_COMM_LEN];
 	struct callback_head work;
 	unsigned long prev_ip;		/* where the last step trap left it */
 	u64 steps;			/* step traps taken (ours, a tracer's) */
 	u64 records;			/* records logged */
-	atomic64_t dropped;		/* records overwritten before read */
+	u64 gen_records;		/* of those, before the gen's exec */
 	struct itrace_arch_slot arch;
 	struct itrace_symmap map;
 };
+
+/* Upper bound of the max_tasks module parameter. */
+#define ITRACE_MAX_TASKS	256
 
 extern struct itrace_slot *itrace_slots;
 extern unsigned int itrace_nr_slots;
@@ -87,9 +91,10 @@ const struct itrace_symmap *itrace_slot_map(const struct itrace_rec *r);
 /* log.c */
 int itrace_log_init(unsigned int per_cpu);
 void itrace_log_free(void);
-void itrace_emit(struct itrace_slot *s, unsigned int kind,
-		 unsigned long from, unsigned long to);
+void itrace_emit_rec(struct itrace_slot *s, unsigned int kind,
+		     unsigned long from, unsigned long to);
 void itrace_log_clear(void);
+const u64 *itrace_log_dropped(bool stopped);
 unsigned int itrace_log_per_cpu(void);
 const struct itrace_ring *itrace_log_ring(unsigned int cpu);
 u64 itrace_log_last_seq(void);
@@ -109,6 +114,20 @@ void itrace_tail_start(struct itrace_tail *t);
 bool itrace_tail_next(struct itrace_tail *t, struct itrace_rec *out,
 		      unsigned int *out_cpu, bool *waiting);
 u64 itrace_tail_take_lost(struct itrace_tail *t);
+
+/*
+ * Trap context, IRQs off: log that current's slot @s went from @from to
+ * @to through an instruction of @kind, if its mode and kind filter want
+ * that kind. The filter is inline: insn mode under a kind filter and
+ * block mode drop most steps.
+ */
+static __always_inline void itrace_emit(struct itrace_slot *s,
+					unsigned int kind, unsigned long from,
+					unsigned long to)
+{
+	if (s->emit_kinds & (1u << kind))
+		itrace_emit_rec(s, kind, from, to);
+}
 
 /* lifecycle.c */
 int itrace_lifecycle_init(void);

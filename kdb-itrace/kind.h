@@ -28,6 +28,9 @@ enum itrace_kind {
 
 /* Every kind: the default kind filter. */
 #define ITRACE_KINDS_ALL	((1u << ITRACE_K_NR) - 1)
+/* What block stepping reports: every kind but insn and jcc-nt. */
+#define ITRACE_KINDS_TRANSFER	\
+	(ITRACE_KINDS_ALL & ~(1u << ITRACE_K_INSN) & ~(1u << ITRACE_K_JCC_NT))
 
 /* kind.c */
 const char *itrace_kind_name(unsigned int kind);

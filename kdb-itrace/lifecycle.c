@@ -18,6 +18,7 @@
 #include <linux/stop_machine.h>
 #include <linux/tracepoint.h>
 #include "itrace.h"
+#include "kind.h"
 
 bool itrace_shutdown;
 
@@ -183,6 +184,8 @@ struct itrace_slot *itrace_start(struct task_struct *p,
 	s->mode = mode;
 	s->flags = flags;
 	s->kinds = kinds;
+	s->emit_kinds = mode == ITRACE_MODE_BLOCK ?
+			kinds & ITRACE_KINDS_TRANSFER : kinds;
 	ret = work_add(p, &s->work, &s->work_queued, itrace_arm_work,
 		       TWA_NONE);
 	if (ret) {
@@ -249,6 +252,8 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	    atomic_cmpxchg(&s->state, ITRACE_ARMED, ITRACE_PENDING) ==
 	    ITRACE_ARMED) {
 		s->gen++;
+		/* the old image's records no longer count as the slot's */
+		s->gen_records = s->records;
 		/* a non-leader thread that execs takes over the leader's pid */
 		s->pid = current->pid;
 		memcpy(s->comm, current->comm, sizeof(s->comm));

@@ -9,6 +9,7 @@
 #include <linux/cpumask.h>
 #include <linux/log2.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/vmalloc.h>
@@ -70,14 +71,11 @@ u64 itrace_log_clear_seq(void)
 }
 
 /* Trap context, IRQs off: the only writer of this CPU's ring. */
-void itrace_emit(struct itrace_slot *s, unsigned int kind,
-		 unsigned long from, unsigned long to)
+void itrace_emit_rec(struct itrace_slot *s, unsigned int kind,
+		     unsigned long from, unsigned long to)
 {
-	struct itrace_rec rec, old;
+	struct itrace_rec rec;
 
-	if (!(s->kinds & (1u << kind)) ||
-	    (s->mode == ITRACE_MODE_BLOCK && !itrace_kind_is_transfer(kind)))
-		return;
 	rec.seq = atomic64_inc_return(&next_seq);
 	rec.from = from;
 	rec.to = to;
@@ -86,13 +84,44 @@ void itrace_emit(struct itrace_slot *s, unsigned int kind,
 	rec.slot = s->idx;
 	rec.gen = s->gen;
 	s->records++;
-	if (itrace_ring_push(&rings[raw_smp_processor_id()], &rec, &old) &&
-	    old.seq > READ_ONCE(clear_seq) && old.slot < itrace_nr_slots) {
-		struct itrace_slot *o = &itrace_slots[old.slot];
+	itrace_ring_push(&rings[raw_smp_processor_id()], &rec);
+}
 
-		if (o->gen == old.gen)
-			atomic64_inc(&o->dropped);
+/*
+ * How many records of each slot's current task and image (its gen; above
+ * the clear floor) were overwritten before anyone read them: records
+ * logged minus those still in the rings, one pass over every ring. Only
+ * the reader pays for this, not the trap path. In kdb (@stopped) the
+ * figure is exact; from debugfs, while traps go on, a record pushed
+ * between the two reads can make it one or two low. One array per
+ * context: debugfs callers hold the command lock, and kdb can stop a
+ * debugfs caller half-way.
+ */
+const u64 *itrace_log_dropped(bool stopped)
+{
+	static u64 counts[2][ITRACE_MAX_TASKS];
+	u64 *dropped = counts[stopped];
+	struct itrace_ring_iter it;
+	struct itrace_rec r;
+	unsigned int cpu, i;
+	u64 last;
+
+	for (i = 0; i < itrace_nr_slots; i++)
+		dropped[i] = itrace_slots[i].records -
+			     itrace_slots[i].gen_records;
+	last = atomic64_read(&next_seq);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		itrace_ring_iter_start(&it, &rings[cpu], READ_ONCE(clear_seq),
+				       last);
+		while (itrace_ring_iter_next(&it, &r))
+			if (r.slot < itrace_nr_slots &&
+			    itrace_slots[r.slot].gen == r.gen &&
+			    dropped[r.slot])
+				dropped[r.slot]--;	/* still there */
+		if (!stopped)
+			cond_resched();
 	}
+	return dropped;
 }
 
 /*
@@ -106,7 +135,7 @@ void itrace_log_clear(void)
 	WRITE_ONCE(clear_seq, atomic64_read(&next_seq));
 	for (i = 0; i < itrace_nr_slots; i++) {
 		itrace_slots[i].records = 0;
+		itrace_slots[i].gen_records = 0;
 		itrace_slots[i].steps = 0;
-		atomic64_set(&itrace_slots[i].dropped, 0);
 	}
 }

@@ -22,7 +22,7 @@ static int __init itrace_init(void)
 {
 	int ret;
 
-	if (!max_tasks || max_tasks > 256) {
+	if (!max_tasks || max_tasks > ITRACE_MAX_TASKS) {
 		pr_err("kdb_itrace: max_tasks must be 1..256\n");
 		return -EINVAL;
 	}
@@ -37,7 +37,7 @@ static int __init itrace_init(void)
 		goto free_log;
 	ret = itrace_lifecycle_init();
 	if (ret)
-		goto free_log;
+		goto arch;
 	ret = itrace_notify_init();
 	if (ret)
 		goto lifecycle;
@@ -53,6 +53,8 @@ notify:
 	itrace_notify_exit();
 lifecycle:
 	itrace_lifecycle_exit();
+arch:
+	itrace_arch_exit();
 free_log:
 	itrace_log_free();
 free_table:
@@ -74,6 +76,7 @@ static void __exit itrace_exit(void)
 	itrace_lifecycle_exit();
 	for (i = 0; i < itrace_nr_slots; i++)
 		itrace_slot_release(&itrace_slots[i]);
+	itrace_arch_exit();
 	itrace_log_free();
 	itrace_table_free();
 }

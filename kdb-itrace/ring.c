@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The per-CPU branch-log ring (see ring.h). The write order makes every
- * point at which kdb can freeze the writer safe for a reader:
- *   seq = 0, head++, fields, seq = final
- * so the slot being written is always either the untouched old record,
- * or has seq 0 and is skipped as torn.
+ * The per-CPU branch-log ring (see ring.h): set-up and the readers; the
+ * writer is inline in ring.h.
  */
 #include "ring.h"
 
@@ -16,33 +13,6 @@ void itrace_ring_init(struct itrace_ring *r, struct itrace_rec *recs,
 	r->cpu = cpu;
 	r->head = 0;
 	memset(recs, 0, sizeof(*recs) * entries);
-}
-
-bool itrace_ring_push(struct itrace_ring *r, const struct itrace_rec *rec,
-		      struct itrace_rec *evicted)
-{
-	u64 head = r->head;
-	struct itrace_rec *slot = &r->recs[head & r->mask];
-	bool ev = false;
-
-	if (slot->seq) {
-		*evicted = *slot;
-		ev = true;
-	}
-	WRITE_ONCE(slot->seq, 0);
-	/* mark the slot torn before it can be seen as the newest */
-	smp_wmb();
-	WRITE_ONCE(r->head, head + 1);
-	slot->from = rec->from;
-	slot->to = rec->to;
-	slot->pid = rec->pid;
-	slot->kind = rec->kind;
-	slot->slot = rec->slot;
-	slot->gen = rec->gen;
-	/* fields complete before the seq that vouches for them */
-	smp_wmb();
-	WRITE_ONCE(slot->seq, rec->seq);
-	return ev;
 }
 
 void itrace_ring_iter_start(struct itrace_ring_iter *it,

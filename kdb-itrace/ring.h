@@ -35,11 +35,37 @@ void itrace_ring_init(struct itrace_ring *r, struct itrace_rec *recs,
 		      u32 entries, u32 cpu);
 
 /*
- * Append @rec (its seq must be non-zero). If that overwrote a complete
- * older record, copy it to @evicted and return true.
+ * Append @rec (its seq must be non-zero), overwriting the oldest record
+ * when the ring is full. Inline: this is the trap path's one store
+ * sequence per record. The write order makes every point at which kdb
+ * can freeze the writer safe for a reader:
+ *   seq = 0, head++, fields, seq = final
+ * so the slot being written is always either the untouched old record,
+ * or has seq 0 and is skipped as torn. What was overwritten is not
+ * looked at: the log counts a task's lost records when it is read
+ * (records logged minus records still there), which keeps a load and an
+ * atomic per record off the trap path.
  */
-bool itrace_ring_push(struct itrace_ring *r, const struct itrace_rec *rec,
-		      struct itrace_rec *evicted);
+static inline void itrace_ring_push(struct itrace_ring *r,
+				    const struct itrace_rec *rec)
+{
+	u64 head = r->head;
+	struct itrace_rec *slot = &r->recs[head & r->mask];
+
+	WRITE_ONCE(slot->seq, 0);
+	/* mark the slot torn before it can be seen as the newest */
+	smp_wmb();
+	WRITE_ONCE(r->head, head + 1);
+	slot->from = rec->from;
+	slot->to = rec->to;
+	slot->pid = rec->pid;
+	slot->kind = rec->kind;
+	slot->slot = rec->slot;
+	slot->gen = rec->gen;
+	/* fields complete before the seq that vouches for them */
+	smp_wmb();
+	WRITE_ONCE(slot->seq, rec->seq);
+}
 
 /*
  * Iteration, oldest first, over the records that are complete: a

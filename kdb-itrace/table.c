@@ -137,7 +137,7 @@ struct itrace_slot *itrace_slot_claim(void)
 		s->gen++;
 		s->steps = 0;
 		s->records = 0;
-		atomic64_set(&s->dropped, 0);
+		s->gen_records = 0;
 		memset(&s->map, 0, sizeof(s->map));
 		raise_slots_used(i + 1);
 		WRITE_ONCE(claim_next, i + 1);

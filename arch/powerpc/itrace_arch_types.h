@@ -6,6 +6,19 @@
 #include <linux/types.h>
 #include <linux/task_work.h>
 
+/* Bytes of user text read at once (text.c): never crosses a page. */
+#define ITRACE_PPC_TEXT		64
+
+/* A block of the task's instruction words, and the trap that read it. */
+struct itrace_ppc_text {
+	unsigned long base;	/* user address of w[0]; 1: nothing read */
+	u64 trap;		/* itrace_arch_slot.traps when it was read */
+	union {
+		u64 dw[ITRACE_PPC_TEXT / 8];	/* as loaded */
+		u32 w[ITRACE_PPC_TEXT / 4];	/* the words, as in memory */
+	};
+};
+
 struct itrace_arch_slot {
 	bool branch;	/* the coming trap is a branch-trace (MSR_BE) one */
 	bool resv;	/* running a larx..stcx. window under MSR_BE */
@@ -17,6 +30,8 @@ struct itrace_arch_slot {
 	bool rearm_queued;		/* rearm_work is on the task's list */
 	unsigned long bp_vaddr;		/* the uprobe being handled */
 	struct callback_head rearm_work;
+	u64 traps;			/* our trap-path entries, never reset */
+	struct itrace_ppc_text text;
 };
 
 #endif /* _ITRACE_ARCH_TYPES_H */

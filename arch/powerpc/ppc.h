@@ -24,5 +24,15 @@ extern const char *itrace_ppc_resv_why;
 bool itrace_ppc_emulate_resv(struct itrace_slot *s, struct pt_regs *regs);
 /* The instruction word at user address @ip, or false if unreadable. */
 bool itrace_ppc_fetch(unsigned long ip, u32 *w);
+/*
+ * Trap path (text.c): the word at @ip through the slot's block of text.
+ * @before_run: the word is about to run (the re-arm's look-ahead), so
+ * only a block read during this trap will do; else also one read at the
+ * previous trap's re-arm, before the task ran these words.
+ */
+bool itrace_ppc_text_word(struct itrace_slot *s, unsigned long ip,
+			  bool before_run, u32 *w);
+/* Text may have changed since the last trap (uprobes, a tracer, arming). */
+void itrace_ppc_text_forget(struct itrace_slot *s);
 
 #endif /* _ITRACE_PPC_H */

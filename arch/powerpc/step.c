@@ -27,6 +27,10 @@ int itrace_arch_init(void)
 	return 0;
 }
 
+void itrace_arch_exit(void)
+{
+}
+
 const char *itrace_arch_block_impl(void)
 {
 	return cpu_has_feature(CPU_FTR_CFAR) ? "MSR_BE branch trace, CFAR" :
@@ -97,6 +101,7 @@ void itrace_arch_arm_current(struct itrace_slot *s)
 	if (!READ_ONCE(itrace_shutdown)) {
 		s->prev_ip = regs->nip;
 		s->arch.resv = false;
+		itrace_ppc_text_forget(s);
 		itrace_ppc_set_trace(s, regs);
 	}
 	local_irq_restore(flags);

@@ -22,6 +22,7 @@
 #include "../../kdb-itrace/itrace.h"
 #include "../../kdb-itrace/kind.h"
 #include "insn_class.h"
+#include "step_kind.h"
 #include "ppc.h"
 
 /* Words scanned for a branch-trace trap's source. */
@@ -71,13 +72,16 @@ bool itrace_arch_is_step_trap(unsigned long val, void *data)
 	return val == DIE_SSTEP && user_mode(a->regs);
 }
 
-static bool classify_at(unsigned long ip, struct itrace_ppc_insn *d)
+/* @before_run: see itrace_ppc_text_word() */
+static bool classify_at(struct itrace_slot *s, unsigned long ip,
+			bool before_run, struct itrace_ppc_insn *d)
 {
 	u32 w, next = 0;
 
-	if (!itrace_ppc_fetch(ip, &w))
+	if (!itrace_ppc_text_word(s, ip, before_run, &w))
 		return false;
-	if ((w >> 26) == 1 && !itrace_ppc_fetch(ip + 4, &next))
+	if ((w >> 26) == 1 &&
+	    !itrace_ppc_text_word(s, ip + 4, before_run, &next))
 		return false;
 	return !itrace_ppc_classify(w, next, d);
 }
@@ -88,22 +92,11 @@ static bool is_branch(const struct itrace_ppc_insn *d)
 	       d->kind != ITRACE_K_INT;
 }
 
-static unsigned long target_of(unsigned long ip,
-			       const struct itrace_ppc_insn *d)
-{
-	return d->abs ? (unsigned long)(long)d->disp : ip + d->disp;
-}
-
 /* Log a branch at @ip that took the task to @to. */
 static void log_branch(struct itrace_slot *s, unsigned long ip,
 		       const struct itrace_ppc_insn *d, unsigned long to)
 {
-	if (d->cond && to == ip + d->len)
-		itrace_emit(s, ITRACE_K_JCC_NT, ip, to);
-	else if (d->direct && to != target_of(ip, d))
-		itrace_emit(s, ITRACE_K_ASYNC, ip, to);
-	else
-		itrace_emit(s, d->kind, ip, to);
+	itrace_emit(s, itrace_ppc_branch_kind(ip, d, to), ip, to);
 }
 
 /*
@@ -120,7 +113,7 @@ static void log_step(struct itrace_slot *s, struct pt_regs *regs,
 	for (chain = 0; chain < SYSCALL_CHAIN_MAX; chain++) {
 		unsigned long next;
 
-		if (!classify_at(from, &d))
+		if (!classify_at(s, from, false, &d))
 			break;
 		next = from + d.len;
 		switch (d.kind) {
@@ -132,15 +125,14 @@ static void log_step(struct itrace_slot *s, struct pt_regs *regs,
 			continue;
 		case ITRACE_K_INSN:
 		case ITRACE_K_INT:	/* a trap not taken */
-			itrace_emit(s, to == next ? ITRACE_K_INSN :
-				    ITRACE_K_ASYNC, from, to);
-			return;
+			break;
 		default:
 			if (to != next && !chain)
 				cfar_check(regs, from, &cfar_se_ok, &cfar_se_bad);
-			log_branch(s, from, &d, to);
-			return;
+			break;
 		}
+		itrace_emit(s, itrace_ppc_step_kind(&d, from, to), from, to);
+		return;
 	}
 	itrace_emit(s, ITRACE_K_ASYNC, from, to);
 }
@@ -157,7 +149,7 @@ static void log_line(struct itrace_slot *s, struct pt_regs *regs,
 	struct itrace_ppc_insn d;
 	unsigned int n;
 
-	for (n = 0; n < SCAN_MAX && classify_at(from, &d); n++) {
+	for (n = 0; n < SCAN_MAX && classify_at(s, from, false, &d); n++) {
 		if (is_branch(&d) || from + d.len == to)
 			break;
 		itrace_emit(s, d.kind == ITRACE_K_SYSCALL ? ITRACE_K_SYSCALL :
@@ -179,7 +171,7 @@ static bool explains(unsigned long ip, const struct itrace_ppc_insn *d,
 		return false;
 	if (d->cond && to == ip + d->len)
 		return true;
-	return !d->direct || to == target_of(ip, d);
+	return !d->direct || to == itrace_ppc_target(ip, d);
 }
 
 /*
@@ -196,7 +188,7 @@ static void log_block(struct itrace_slot *s, struct pt_regs *regs,
 	unsigned int n, nsys = 0;
 
 	for (n = 0; n < SCAN_MAX; n++, ip += d.len) {
-		if (!classify_at(ip, &d))
+		if (!classify_at(s, ip, false, &d))
 			break;
 		if (d.kind == ITRACE_K_SYSCALL && nsys < SCAN_SYSCALLS)
 			sys[nsys++] = ip;
@@ -210,7 +202,8 @@ static void log_block(struct itrace_slot *s, struct pt_regs *regs,
 	if (cpu_has_feature(CPU_FTR_CFAR)) {
 		unsigned long cfar = regs->orig_gpr3;
 
-		if (cfar != src && cfar < TASK_SIZE && classify_at(cfar, &cd) &&
+		if (cfar != src && cfar < TASK_SIZE &&
+		    classify_at(s, cfar, false, &cd) &&
 		    explains(cfar, &cd, to)) {
 			/* a jump we did not see (signal delivery): trust CFAR */
 			itrace_emit(s, ITRACE_K_ASYNC, from, cfar);
@@ -223,8 +216,9 @@ static void log_block(struct itrace_slot *s, struct pt_regs *regs,
 		return;
 	}
 	cd = d;		/* the source branch */
-	for (ip = from, n = 0; ip < src; ip += d.len) {
-		if (!classify_at(ip, &d))
+	/* the straight line before it, if it holds anything to log */
+	for (ip = from, n = 0; ip < src && (insns || nsys); ip += d.len) {
+		if (!classify_at(s, ip, false, &d))
 			break;
 		if (n < nsys && ip == sys[n]) {
 			itrace_emit(s, ITRACE_K_SYSCALL, ip, ip + d.len);
@@ -249,7 +243,7 @@ static void resv_window(struct itrace_slot *s, struct pt_regs *regs)
 
 	s->arch.resv = false;
 	for (tries = 0; tries < 4; tries++) {
-		if (!classify_at(regs->nip, &d) || !d.larx)
+		if (!classify_at(s, regs->nip, true, &d) || !d.larx)
 			return;
 		if (!itrace_ppc_emulate_resv(s, regs)) {
 			s->arch.resv = s->mode == ITRACE_MODE_INSN;
@@ -273,6 +267,7 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 	struct pt_regs *regs = a->regs;
 
 	s->steps++;
+	s->arch.traps++;
 	if (log) {
 		if (s->arch.branch)
 			log_block(s, regs, s->prev_ip, regs->nip,
@@ -305,6 +300,8 @@ int itrace_arch_foreign_step(struct itrace_slot *s, void *data, bool log)
 	struct pt_regs *regs = a->regs;
 
 	s->steps++;
+	/* the tracer may have poked text since our last trap read it */
+	itrace_ppc_text_forget(s);
 	if (log) {
 		if (s->arch.foreign_be)
 			log_block(s, regs, s->prev_ip, regs->nip,
@@ -317,5 +314,6 @@ int itrace_arch_foreign_step(struct itrace_slot *s, void *data, bool log)
 	s->prev_ip = regs->nip;
 	s->arch.branch = false;
 	s->arch.resv = false;
+	itrace_ppc_text_forget(s);
 	return NOTIFY_DONE;
 }

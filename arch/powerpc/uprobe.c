@@ -61,6 +61,8 @@ static void rearm_work(struct callback_head *cb)
 			if (regs->nip != a->bp_vaddr)
 				itrace_emit(s, ITRACE_K_ASYNC, a->bp_vaddr,
 					    regs->nip);
+			/* the probe's own trap word sat in the text */
+			itrace_ppc_text_forget(s);
 			itrace_ppc_resume(s, regs);
 		}
 		local_irq_restore(flags);

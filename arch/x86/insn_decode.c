@@ -530,8 +530,10 @@ operands:
 			p = q;
 		}
 	}
-	ilen = imm_len[(a & A_IMM_MASK) >> A_IMM_SHIFT]
-		      [osz | ((rex >> 2) & 2) | asz << 2 | m64 << 3];
+	ilen = 0;
+	if (a & A_IMM_MASK)	/* most instructions have none: skip the look-up */
+		ilen = imm_len[(a & A_IMM_MASK) >> A_IMM_SHIFT]
+			      [osz | ((rex >> 2) & 2) | asz << 2 | m64 << 3];
 	p += ilen;
 	if (p > lim)
 		return -1;

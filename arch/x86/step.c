@@ -38,7 +38,12 @@ int itrace_arch_init(void)
 		wrmsrl_safe(MSR_IA32_DEBUGCTLMSR, v);
 	}
 	local_irq_restore(flags);
-	return 0;
+	return itrace_x86_fetch_init();
+}
+
+void itrace_arch_exit(void)
+{
+	itrace_x86_fetch_exit();
 }
 
 bool itrace_x86_use_btf(void)

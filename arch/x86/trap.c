@@ -6,7 +6,7 @@
  * trap without letting exc_debug_user() raise SIGTRAP.
  *
  * Runs in the #DB notifier: IRQs off, no locks, no allocation; user
- * bytes are read with copy_from_user_nmi() (never faults pages in).
+ * bytes are read without faulting pages in (fetch.c, copy_from_user_nmi).
  */
 #include <linux/kdebug.h>
 #include <linux/notifier.h>
@@ -18,6 +18,7 @@
 #include "../../kdb-itrace/kind.h"
 #include "block_scan.h"
 #include "insn_decode.h"
+#include "step_kind.h"
 #include "x86.h"
 
 /* After this many BTF traps that were plain steps, BTF is not honoured. */
@@ -79,21 +80,6 @@ static bool is_icebp(unsigned long ip)
 	       op == 0xf1;
 }
 
-static bool decode_at(struct pt_regs *regs, unsigned long ip,
-		      struct itrace_x86_insn *d)
-{
-	u8 buf[ITRACE_X86_MAX_INSN];
-	unsigned long left;
-
-	left = copy_from_user_nmi(buf, (const void __user *)ip, sizeof(buf));
-	if (left >= sizeof(buf))
-		return false;
-	return !itrace_x86_decode(buf, sizeof(buf) - left,
-				  user_64bit_mode(regs) ? ITRACE_X86_MODE64 :
-							  ITRACE_X86_MODE32,
-				  d);
-}
-
 /*
  * Software stepping: the instruction at @from ran and the task is now at
  * @to. A syscall is the exception: TF is masked on kernel entry and the
@@ -104,42 +90,22 @@ static void log_step(struct itrace_slot *s, struct pt_regs *regs,
 		     unsigned long from, unsigned long to)
 {
 	struct itrace_x86_insn d;
+	unsigned int kind;
 	int chain;
 
 	for (chain = 0; chain < SYSCALL_CHAIN_MAX; chain++) {
-		unsigned long next;
-
-		if (!decode_at(regs, from, &d)) {
-			itrace_emit(s, ITRACE_K_ASYNC, from, to);
+		if (!itrace_x86_decode_user(regs, from, &d))
+			break;
+		if (d.kind != ITRACE_K_SYSCALL) {
+			kind = itrace_x86_step_kind(&d, from, to);
+			if (kind != ITRACE_K_NR)
+				itrace_emit(s, kind, from, to);
 			return;
 		}
-		next = from + d.len;
-		switch (d.kind) {
-		case ITRACE_K_INSN:
-			if (to == next)
-				itrace_emit(s, ITRACE_K_INSN, from, to);
-			else if (!(to == from && d.rep))
-				itrace_emit(s, ITRACE_K_ASYNC, from, to);
-			/* a rep iteration leaves ip in place: no record */
+		itrace_emit(s, ITRACE_K_SYSCALL, from, from + d.len);
+		if (to == from + d.len)	/* restarted, or a signal came in */
 			return;
-		case ITRACE_K_JCC:
-			if (to == next)
-				itrace_emit(s, ITRACE_K_JCC_NT, from, to);
-			else if (to == next + d.rel)
-				itrace_emit(s, ITRACE_K_JCC, from, to);
-			else
-				itrace_emit(s, ITRACE_K_ASYNC, from, to);
-			return;
-		case ITRACE_K_SYSCALL:
-			itrace_emit(s, ITRACE_K_SYSCALL, from, next);
-			if (to == next)	/* restarted, or a signal came in */
-				return;
-			from = next;
-			continue;
-		default:
-			itrace_emit(s, d.kind, from, to);
-			return;
-		}
+		from += d.len;
 	}
 	itrace_emit(s, ITRACE_K_ASYNC, from, to);
 }
@@ -156,7 +122,8 @@ static void log_line(struct itrace_slot *s, struct pt_regs *regs,
 	struct itrace_x86_insn d;
 	unsigned int n;
 
-	for (n = 0; n < BTF_SCAN_MAX && decode_at(regs, from, &d); n++) {
+	for (n = 0; n < BTF_SCAN_MAX && itrace_x86_decode_user(regs, from, &d);
+	     n++) {
 		if ((d.kind != ITRACE_K_INSN && d.kind != ITRACE_K_SYSCALL) ||
 		    from + d.len == to || from == to)
 			break;

@@ -12,6 +12,12 @@ bool itrace_x86_use_btf(void);
 void itrace_x86_set_btf(bool on);
 
 struct itrace_slot;
+struct itrace_x86_insn;
+struct pt_regs;
+int itrace_x86_fetch_init(void);
+void itrace_x86_fetch_exit(void);
+bool itrace_x86_decode_user(struct pt_regs *regs, unsigned long ip,
+			    struct itrace_x86_insn *d);
 extern atomic_t itrace_x86_frames;
 void itrace_x86_frames_pop(struct itrace_slot *s, unsigned long sp);
 void itrace_x86_rearm_after(struct itrace_slot *s, unsigned long from);

@@ -31,6 +31,8 @@
 #                     cpu) or single (all guest cpus on one host thread);
 #                     on ppc64le this trades one kdb roundup race for
 #                     another, see vm__sreset_fail in itrace.exp
+#      ITRACE_QEMU_ARGS  extra qemu arguments, split at spaces (make bench
+#                     adds "-icount ..." for guest instruction counts)
 #      ITRACE_PPC_FW  ppc64le firmware: vof (default; qemu's minimal Virtual
 #                     Open Firmware, boot to shell ~1.5 s) or slof (the full
 #                     SLOF, ~7 s: probes vscsi/pci/usb, formats the NVRAM)
@@ -213,6 +215,8 @@ qemu_cmd=("$QEMU" "${machine[@]}" -accel "$accel" -m 512
 	-chardev "stdio,id=con0,mux=on,signal=off,logfile=$console_log"
 	-serial chardev:con0 -mon chardev=con0,mode=readline
 	-pidfile "$pidfile")
+# shellcheck disable=SC2206 # split into words on purpose
+[ -z "${ITRACE_QEMU_ARGS:-}" ] || qemu_cmd+=($ITRACE_QEMU_ARGS)
 
 if [ -z "$script" ]; then
 	case "$CONSOLE" in

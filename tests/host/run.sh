@@ -55,9 +55,13 @@ summaries() {
 }
 unit test_x86_block_scan "$top/tests/host/test_x86_block_scan.c" \
 	"$top/arch/x86/block_scan.c" "$top/arch/x86/insn_decode.c"
+unit test_x86_step "$top/tests/host/test_x86_step.c" \
+	"$top/arch/x86/insn_cache.c" "$top/arch/x86/insn_decode.c"
 unit test_x86_decode "$top/tests/host/test_x86_decode.c" \
 	"$top/arch/x86/insn_decode.c" | summaries
 "$top/tests/host/run_x86_objdump.sh" | summaries
+unit test_ppc_step "$top/tests/host/test_ppc_step.c" \
+	"$top/arch/powerpc/insn_class.c"
 unit test_ppc_class "$top/tests/host/test_ppc_class.c" \
 	"$top/arch/powerpc/insn_class.c" | summaries
 "$top/tests/host/run_ppc_objdump.sh" | summaries

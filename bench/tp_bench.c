@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The benchmark workload: a loop written in assembly, so every compiler
+ * gives the same instructions, with a known number of instructions and
+ * branches per pass; and a system-call workload for the untraced-cost
+ * check.
+ *
+ * tp_bench loop N [IN OUT]
+ *	Runs N passes of bench_loop(). With the fifos IN and OUT it first
+ *	prints "pid P ready" and blocks in a raw read of IN (the benchmark
+ *	arms the task there); after the loop it writes "looped" to OUT
+ *	(the benchmark waits for that in a blocking read, so it takes no
+ *	cpu from the loop) and blocks in a second raw read of IN (the
+ *	benchmark reads `itrace status` there). The traced window is the
+ *	loop, the two clock reads around it and the raw system calls,
+ *	nothing of libc's stdio. Then prints "tp_bench: loop N: T ns, sum
+ *	S" and the per-pass counts. Exit status 0 if the sum is right.
+ * tp_bench sys M
+ *	M passes of: a pipe round trip with a child (two wake-ups), a
+ *	signal to itself, and every 64th pass a fork that exits at once.
+ *	Every module hook (fork, exec, exit, signal and wake-up
+ *	tracepoints) fires; the loop takes no trap. Prints "tp_bench:
+ *	sys M: T ns".
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+/*
+ * One pass of bench_loop, in execution order (x86_64 / ppc64le):
+ *   call leaf / bl leaf           call
+ *   leaf: 1 insn, ret / blr       insn, ret
+ *   add                           insn
+ *   cmp                           insn
+ *   jne / bne (never taken)       jcc-nt
+ *   jmp / b                       jmp
+ *   dec / nop                     insn
+ *   jnz / bdnz (taken but last)   jcc
+ * 9 instructions; 4 taken transfers and one branch not taken.
+ */
+#define PASS_INSNS	9
+#define PASS_TAKEN	4
+#define PASS_BRANCHES	5	/* taken or not: powerpc's MSR_BE traps */
+
+unsigned long bench_loop(unsigned long n);
+
+#if defined(__x86_64__)
+asm(".text\n"
+    ".globl bench_loop\n"
+    ".type bench_loop, @function\n"
+    "bench_loop:\n"
+    "	mov %rdi, %rcx\n"
+    "	xor %eax, %eax\n"
+    "	xor %edx, %edx\n"
+    "	xor %esi, %esi\n"
+    "	test %rcx, %rcx\n"
+    "	jz 9f\n"
+    "1:	call bench_leaf\n"
+    "	add %rax, %rdx\n"
+    "	cmp $0, %rsi\n"
+    "	jne 9f\n"
+    "	jmp 2f\n"
+    "2:	dec %rcx\n"
+    "	jnz 1b\n"
+    "9:	mov %rdx, %rax\n"
+    "	ret\n"
+    ".size bench_loop, .-bench_loop\n"
+    ".type bench_leaf, @function\n"
+    "bench_leaf:\n"
+    "	lea 1(%rax), %rax\n"
+    "	ret\n"
+    ".size bench_leaf, .-bench_leaf\n");
+
+static long raw_rw(long nr, long fd, void *buf, long n)
+{
+	long ret;
+
+	asm volatile("syscall"
+		     : "=a"(ret)
+		     : "0"(nr), "D"(fd), "S"(buf), "d"(n)
+		     : "rcx", "r11", "memory");
+	return ret;
+}
+
+#define NR_READ		0
+#define NR_WRITE	1
+#elif defined(__powerpc64__)
+/*
+ * ELFv2: r3 = n. LR is saved in r9 around the loop (bl clobbers it); the
+ * counter lives in CTR (bdnz decrements it: the "dec" slot is a nop).
+ */
+asm(".text\n"
+    ".globl bench_loop\n"
+    ".type bench_loop, @function\n"
+    "bench_loop:\n"
+    "	mflr 9\n"
+    "	li 4, 0\n"
+    "	li 5, 0\n"
+    "	li 6, 0\n"
+    "	cmpdi 3, 0\n"
+    "	beq 9f\n"
+    "	mtctr 3\n"
+    "	li 3, 0\n"
+    "1:	bl bench_leaf\n"
+    "	add 5, 5, 3\n"
+    "	cmpdi 6, 0\n"
+    "	bne 9f\n"
+    "	b 2f\n"
+    "2:	nop\n"
+    "	bdnz 1b\n"
+    "9:	mtlr 9\n"
+    "	mr 3, 5\n"
+    "	blr\n"
+    ".size bench_loop, .-bench_loop\n"
+    ".type bench_leaf, @function\n"
+    "bench_leaf:\n"
+    "	addi 3, 3, 1\n"
+    "	blr\n"
+    ".size bench_leaf, .-bench_leaf\n");
+
+static long raw_rw(long nr, long fd, void *buf, long n)
+{
+	register long r0 asm("r0") = nr;
+	register long r3 asm("r3") = fd;
+	register long r4 asm("r4") = (long)buf;
+	register long r5 asm("r5") = n;
+
+	asm volatile("sc"
+		     : "+r"(r0), "+r"(r3), "+r"(r4), "+r"(r5)
+		     :
+		     : "r6", "r7", "r8", "r9", "r10", "r11", "r12", "cr0",
+		       "ctr", "memory");
+	return r3;
+}
+
+#define NR_READ		3
+#define NR_WRITE	4
+#else
+#error "tp_bench: no workload loop for this architecture"
+#endif
+
+static unsigned long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000ULL + t.tv_nsec;
+}
+
+static int loop(unsigned long n, const char *in, const char *out)
+{
+	static char looped[] = "looped\n";
+	unsigned long long t0, t1;
+	int fd = -1, fd_out = -1;
+	unsigned long sum;
+	char c;
+
+	if (in) {
+		/* O_RDWR: neither open waits for the other end */
+		fd = open(in, O_RDWR);
+		fd_out = open(out, O_RDWR);
+		if (fd < 0 || fd_out < 0) {
+			perror("fifo");
+			return 2;
+		}
+		printf("tp_bench: pid %d ready\n", getpid());
+		fflush(stdout);
+		raw_rw(NR_READ, fd, &c, 1);
+	}
+	t0 = now_ns();
+	sum = bench_loop(n);
+	t1 = now_ns();
+	if (in) {
+		raw_rw(NR_WRITE, fd_out, looped, sizeof(looped) - 1);
+		raw_rw(NR_READ, fd, &c, 1);
+	}
+	printf("tp_bench: loop %lu: %llu ns, sum %lu\n", n, t1 - t0, sum);
+	printf("tp_bench: per pass %d insns, %d taken transfers, %d branches\n",
+	       PASS_INSNS, PASS_TAKEN, PASS_BRANCHES);
+	/* leaf() returns 1, 2, ..., n: the sum of 1..n */
+	return sum == n * (n + 1) / 2 ? 0 : 1;
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static int sys(unsigned long m)
+{
+	int to_child[2], to_parent[2];
+	unsigned long long t0, t1;
+	unsigned long i;
+	pid_t child;
+	char c = 0;
+
+	if (pipe(to_child) || pipe(to_parent)) {
+		perror("pipe");
+		return 2;
+	}
+	child = fork();
+	if (!child) {
+		close(to_child[1]);
+		while (read(to_child[0], &c, 1) == 1)
+			if (write(to_parent[1], &c, 1) != 1)
+				break;
+		_exit(0);
+	}
+	close(to_child[0]);
+	signal(SIGUSR1, on_usr1);
+	t0 = now_ns();
+	for (i = 0; i < m; i++) {
+		if (write(to_child[1], &c, 1) != 1 ||
+		    read(to_parent[0], &c, 1) != 1) {
+			perror("round trip");
+			return 1;
+		}
+		raise(SIGUSR1);
+		if (!(i & 63)) {
+			pid_t p = fork();
+
+			if (!p)
+				_exit(0);
+			waitpid(p, NULL, 0);
+		}
+	}
+	t1 = now_ns();
+	close(to_child[1]);
+	waitpid(child, NULL, 0);
+	printf("tp_bench: sys %lu: %llu ns\n", m, t1 - t0);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if ((argc == 3 || argc == 5) && !strcmp(argv[1], "loop"))
+		return loop(strtoul(argv[2], NULL, 0), argc == 5 ? argv[3] : NULL,
+			    argc == 5 ? argv[4] : NULL);
+	if (argc == 3 && !strcmp(argv[1], "sys"))
+		return sys(strtoul(argv[2], NULL, 0));
+	fprintf(stderr, "usage: tp_bench loop N [IN OUT]\n"
+		"       tp_bench sys M\n");
+	return 2;
+}
