@@ -85,8 +85,12 @@ static void check_ok(const struct itrace_cmd *c, const struct words *w)
 		FUZZ_ASSERT(!c->flags);
 	switch (c->op) {
 	case ITRACE_OP_ON:
-		/* pid, at most one mode, each option at most once */
-		FUZZ_ASSERT(w->argc >= 2 && w->argc <= 6);
+		/*
+		 * pid, at most one mode, each option at most once, and
+		 * "kinds" takes a second word: on PID MODE threads follow
+		 * follow-exec kinds K
+		 */
+		FUZZ_ASSERT(w->argc >= 2 && w->argc <= 8);
 		FUZZ_ASSERT(c->pid > 0 && is_decimal(w->argv[1], c->pid));
 		break;
 	case ITRACE_OP_OFF:
