@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include "../tests/prog/raw_syscall.h"
 
 /*
  * One pass of bench_loop, in execution order (x86_64 / ppc64le):
@@ -75,20 +76,6 @@ asm(".text\n"
     "	lea 1(%rax), %rax\n"
     "	ret\n"
     ".size bench_leaf, .-bench_leaf\n");
-
-static long raw_rw(long nr, long fd, void *buf, long n)
-{
-	long ret;
-
-	asm volatile("syscall"
-		     : "=a"(ret)
-		     : "0"(nr), "D"(fd), "S"(buf), "d"(n)
-		     : "rcx", "r11", "memory");
-	return ret;
-}
-
-#define NR_READ		0
-#define NR_WRITE	1
 #elif defined(__powerpc64__)
 /*
  * ELFv2: r3 = n. LR is saved in r9 around the loop (bl clobbers it); the
@@ -122,24 +109,6 @@ asm(".text\n"
     "	addi 3, 3, 1\n"
     "	blr\n"
     ".size bench_leaf, .-bench_leaf\n");
-
-static long raw_rw(long nr, long fd, void *buf, long n)
-{
-	register long r0 asm("r0") = nr;
-	register long r3 asm("r3") = fd;
-	register long r4 asm("r4") = (long)buf;
-	register long r5 asm("r5") = n;
-
-	asm volatile("sc"
-		     : "+r"(r0), "+r"(r3), "+r"(r4), "+r"(r5)
-		     :
-		     : "r6", "r7", "r8", "r9", "r10", "r11", "r12", "cr0",
-		       "ctr", "memory");
-	return r3;
-}
-
-#define NR_READ		3
-#define NR_WRITE	4
 #else
 #error "tp_bench: no workload loop for this architecture"
 #endif
@@ -170,14 +139,15 @@ static int loop(unsigned long n, const char *in, const char *out)
 		}
 		printf("tp_bench: pid %d ready\n", getpid());
 		fflush(stdout);
-		raw_rw(NR_READ, fd, &c, 1);
+		raw_syscall3(SYS_read, fd, (long)&c, 1);
 	}
 	t0 = now_ns();
 	sum = bench_loop(n);
 	t1 = now_ns();
 	if (in) {
-		raw_rw(NR_WRITE, fd_out, looped, sizeof(looped) - 1);
-		raw_rw(NR_READ, fd, &c, 1);
+		raw_syscall3(SYS_write, fd_out, (long)looped,
+			     sizeof(looped) - 1);
+		raw_syscall3(SYS_read, fd, (long)&c, 1);
 	}
 	printf("tp_bench: loop %lu: %llu ns, sum %lu\n", n, t1 - t0, sum);
 	printf("tp_bench: per pass %d insns, %d taken transfers, %d branches\n",
