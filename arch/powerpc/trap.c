@@ -53,7 +53,7 @@ bool itrace_arch_status(char *buf, size_t len)
 	      atomic_long_read(&cfar_se_ok) + atomic_long_read(&cfar_se_bad)))
 		return false;
 	snprintf(buf, len,
-		 "CFAR matched the branch: branch trace %ld/%ld, single step %ld/%ld; larx windows emulated %ld, not %ld%s%s",
+		 "CFAR matched the branch: branch trace %ld/%ld, single step %ld/%ld; larx windows emulated %ld, not %ld%s%s%s",
 		 atomic_long_read(&cfar_be_ok),
 		 atomic_long_read(&cfar_be_ok) + atomic_long_read(&cfar_be_bad),
 		 atomic_long_read(&cfar_se_ok),
@@ -61,7 +61,8 @@ bool itrace_arch_status(char *buf, size_t len)
 		 atomic_long_read(&itrace_ppc_resv_ok),
 		 atomic_long_read(&itrace_ppc_resv_fail),
 		 itrace_ppc_resv_fail.counter ? " (last: " : "",
-		 itrace_ppc_resv_fail.counter ? itrace_ppc_resv_why : "");
+		 itrace_ppc_resv_fail.counter ? itrace_ppc_resv_why : "",
+		 itrace_ppc_resv_fail.counter ? ")" : "");
 	return true;
 }
 
