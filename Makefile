@@ -8,6 +8,8 @@
 #   make vm ARCH=ppc64le the same on POWER9 (pseries, qemu TCG)
 #   make check           every test, both arches; ends with
 #                        "N passed, N failed"
+#   make fuzz            libFuzzer runs of the parser, decoders, ring and
+#                        formatter (ITRACE_FUZZ_SECS=60: 3.5 minutes)
 #   make check-debug     the VM tests, both arches, on the debug kernels
 #                        (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak;
 #                        scripts/qemu/config/*debug.config): any report
@@ -37,7 +39,9 @@ else
 KDIR_CMD = $(KDIR)
 endif
 
-.PHONY: all module vm check check-debug check-host check-vm checkpatch sparse clean
+ITRACE_FUZZ_SECS ?= 60
+
+.PHONY: all module vm check check-debug check-host check-vm fuzz checkpatch sparse clean
 
 all: module
 
@@ -58,6 +62,9 @@ check-host:
 
 check-vm:
 	@tests/run-all.sh vm
+
+fuzz:
+	@ITRACE_FUZZ_SECS=$(ITRACE_FUZZ_SECS) tests/run-all.sh fuzz
 
 checkpatch:
 	@tests/checkpatch.sh

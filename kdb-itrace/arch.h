@@ -14,6 +14,7 @@
 struct itrace_slot;
 struct task_struct;
 struct die_args;
+struct k_sigaction;
 
 /* Probe the CPU once at load time (e.g. does it honour block stepping). */
 int itrace_arch_init(void);
@@ -22,8 +23,9 @@ int itrace_arch_init(void);
 const char *itrace_arch_block_impl(void);
 
 /*
- * kdb context: can @p be traced at all? On refusal, fill @why (one short
- * phrase) and return false.
+ * kdb or process context (under rcu_read_lock): can @p be traced at
+ * all? On refusal, fill @why (one short phrase) and return false. In
+ * process context @p may be dying: its stack can be gone.
  */
 bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len);
 
@@ -50,10 +52,24 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 		     bool rearm);
 
 /*
- * A step trap on a traced task that we must not log (another debugger
- * is stepping it too). Returns the notifier verdict.
+ * A step trap on a traced task that a ptrace tracer asked for (see
+ * itrace_arch_foreign_stepping()): if @log, record what the step
+ * executed, as for our own. The trap and the step bits stay the
+ * tracer's: returns NOTIFY_DONE, so it gets its SIGTRAP.
  */
-int itrace_arch_foreign_step(struct itrace_slot *s, void *data);
+int itrace_arch_foreign_step(struct itrace_slot *s, void *data, bool log);
+
+/*
+ * sched_waking, IRQs off: a ptrace tracer wakes @p, the task of slot
+ * @s, out of a ptrace stop it holds (JOBCTL_PTRACE_FROZEN: @p is
+ * off-CPU and nobody else can wake it), after ptrace_resume() or
+ * ptrace_detach() set or cleared the tracer's step bits in @p's user
+ * registers. Note what the coming traps will be; if @rearm, put back
+ * any step bit of ours that ptrace took. Returns whether a step bit of
+ * ours is still set in @p (false: nothing of ours is left to disarm).
+ */
+bool itrace_arch_ptrace_resume(struct itrace_slot *s, struct task_struct *p,
+			       bool rearm);
 
 /* Own context (task_work), IRQs enabled: start / stop stepping current. */
 void itrace_arch_arm_current(struct itrace_slot *s);
@@ -61,6 +77,16 @@ void itrace_arch_disarm_current(struct itrace_slot *s);
 
 /* stop_machine context: @p is off-CPU; drop every bit we set. */
 void itrace_arch_disarm_stopped(struct task_struct *p);
+
+/*
+ * signal_deliver for current's slot @s, before the signal frame is
+ * built (siglock held, IRQs off): keep the frame from outliving us with
+ * our step bits in it.
+ */
+void itrace_arch_signal(struct itrace_slot *s, const struct k_sigaction *ka);
+
+/* Process context: the slot's task is gone, execs, or we unload. */
+void itrace_arch_slot_release(struct itrace_slot *s);
 
 /* sched_process_fork: @child of traced @parent has not run yet. */
 void itrace_arch_fork_child(struct task_struct *child);

@@ -2,7 +2,8 @@
 /*
  * Lets the pure-C parts (parser, ring, formatter, classifiers) build
  * unchanged in the kernel module and in the host unit tests: kernel
- * types, READ_ONCE/WRITE_ONCE and the SMP barriers the ring relies on.
+ * types, READ_ONCE/WRITE_ONCE, the SMP barriers the ring relies on and
+ * what the output sink needs (va_list, container_of).
  */
 #ifndef _ITRACE_COMPAT_H
 #define _ITRACE_COMPAT_H
@@ -11,6 +12,7 @@
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/kernel.h>
+#include <linux/stdarg.h>
 #include <linux/string.h>
 #include <asm/barrier.h>
 #else

@@ -7,35 +7,25 @@
 #include "format.h"
 #include "kind.h"
 
-static const char *const kind_names[ITRACE_K_NR] = {
-	[ITRACE_K_INSN]		= "insn",
-	[ITRACE_K_JCC_NT]	= "jcc-nt",
-	[ITRACE_K_JCC]		= "jcc",
-	[ITRACE_K_JMP]		= "jmp",
-	[ITRACE_K_CALL]		= "call",
-	[ITRACE_K_RET]		= "ret",
-	[ITRACE_K_ICALL]	= "icall",
-	[ITRACE_K_IJMP]		= "ijmp",
-	[ITRACE_K_SYSCALL]	= "syscall",
-	[ITRACE_K_INT]		= "int",
-	[ITRACE_K_IRET]		= "iret",
-	[ITRACE_K_FAR]		= "far",
-	[ITRACE_K_ASYNC]	= "async",
-};
-
-const char *itrace_kind_name(unsigned int kind)
-{
-	return kind < ITRACE_K_NR ? kind_names[kind] : "?";
-}
-
+/*
+ * A mapping name is a file name: any bytes but '/' and NUL. Printed as
+ * they are, a newline or an escape sequence in one would split the log
+ * line or drive the console, so anything but printable ASCII shows as '?'.
+ */
 int itrace_format_addr(char *buf, size_t len, const struct itrace_symmap *m,
 		       u64 addr)
 {
 	const struct itrace_map *map = itrace_symmap_find(m, addr);
+	char name[ITRACE_MAP_NAME + 1];
+	unsigned int i;
 
 	if (!map)
 		return snprintf(buf, len, "0x%llx", (unsigned long long)addr);
-	return snprintf(buf, len, "%.*s+0x%llx", ITRACE_MAP_NAME, map->name,
+	for (i = 0; i < ITRACE_MAP_NAME && map->name[i]; i++)
+		name[i] = map->name[i] < ' ' || map->name[i] > '~' ?
+			  '?' : map->name[i];
+	name[i] = '\0';
+	return snprintf(buf, len, "%s+0x%llx", name,
 			(unsigned long long)(addr - map->start + map->pgoff));
 }
 

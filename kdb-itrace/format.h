@@ -14,8 +14,6 @@
 /* Longest line either format produces, with the newline and NUL. */
 #define ITRACE_LINE_MAX		160
 
-const char *itrace_kind_name(unsigned int kind);
-
 /* "name+0xoff" or "0xaddr"; returns the snprintf-style length. */
 int itrace_format_addr(char *buf, size_t len, const struct itrace_symmap *m,
 		       u64 addr);

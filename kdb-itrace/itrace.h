@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Core state of the module: the traced-task table, the per-CPU logs and
- * the entry points the kdb command, the notifiers and the arch code use.
+ * the entry points the command glue (kdb, debugfs), the notifiers and
+ * the arch code use.
  */
 #ifndef _ITRACE_H
 #define _ITRACE_H
@@ -10,6 +11,7 @@
 #include <linux/sched.h>
 #include <linux/task_work.h>
 #include "arch.h"
+#include "out.h"
 #include "parse.h"
 #include "ring.h"
 #include "symmap.h"
@@ -37,15 +39,18 @@ enum itrace_state {
 struct itrace_slot {
 	atomic_t state;
 	struct task_struct *task;	/* referenced while not FREE */
-	pid_t pid;
-	u16 gen;			/* bumped at every claim */
+	pid_t pid;			/* the task's tid */
+	pid_t tgid;			/* its process */
+	u16 gen;			/* bumped at every claim (and exec) */
 	u8 idx;
 	u8 mode;			/* enum itrace_mode */
+	u8 flags;			/* ITRACE_F_*, inherited when followed */
+	u16 kinds;			/* kinds to record, bit per enum itrace_kind */
 	bool work_queued;		/* work below is on the task's list */
 	char comm[TASK_COMM_LEN];
 	struct callback_head work;
 	unsigned long prev_ip;		/* where the last step trap left it */
-	u64 steps;			/* our traps taken */
+	u64 steps;			/* step traps taken (ours, a tracer's) */
 	u64 records;			/* records logged */
 	atomic64_t dropped;		/* records overwritten before read */
 	struct itrace_arch_slot arch;
@@ -54,16 +59,30 @@ struct itrace_slot {
 
 extern struct itrace_slot *itrace_slots;
 extern unsigned int itrace_nr_slots;
+extern atomic_t itrace_nr_live;
 extern bool itrace_shutdown;
+
+/*
+ * Set a false *@flag to true, atomically; false if it was true already.
+ * Through u8: on powerpc the byte cmpxchg returns the rest of the word
+ * too, and the cast of that to bool is not the old byte.
+ */
+static inline bool itrace_take_flag(bool *flag)
+{
+	return !cmpxchg((u8 *)flag, 0, 1);
+}
 
 /* table.c */
 int itrace_table_init(unsigned int nr);
 void itrace_table_free(void);
 struct itrace_slot *itrace_slot_of(struct task_struct *p);
-struct itrace_slot *itrace_slot_by_pid(pid_t pid);
+struct itrace_slot *itrace_slot_of_current(void);
 struct itrace_slot *itrace_slot_claim(void);
+bool itrace_slot_take_work(struct itrace_slot *s);
+unsigned int itrace_slots_free(void);
 void itrace_slot_release(struct itrace_slot *s);
 const char *itrace_state_name(int state);
+const struct itrace_symmap *itrace_slot_map(const struct itrace_rec *r);
 
 /* log.c */
 int itrace_log_init(unsigned int per_cpu);
@@ -71,13 +90,34 @@ void itrace_log_free(void);
 void itrace_emit(struct itrace_slot *s, unsigned int kind,
 		 unsigned long from, unsigned long to);
 void itrace_log_clear(void);
-void itrace_log_show(const struct itrace_cmd *cmd);
 unsigned int itrace_log_per_cpu(void);
+const struct itrace_ring *itrace_log_ring(unsigned int cpu);
+u64 itrace_log_last_seq(void);
+u64 itrace_log_clear_seq(void);
+
+/* merge.c */
+struct itrace_merge *itrace_merge_alloc(void);
+void itrace_merge_free(struct itrace_merge *m);
+void itrace_merge_start(struct itrace_merge *m, int pid, u64 max_seq);
+bool itrace_merge_next(struct itrace_merge *m, struct itrace_rec *out,
+		       unsigned int *out_cpu);
+u64 itrace_merge_torn(const struct itrace_merge *m);
+u64 itrace_merge_late(const struct itrace_merge *m);
+struct itrace_tail *itrace_tail_alloc(void);
+void itrace_tail_free(struct itrace_tail *t);
+void itrace_tail_start(struct itrace_tail *t);
+bool itrace_tail_next(struct itrace_tail *t, struct itrace_rec *out,
+		      unsigned int *out_cpu, bool *waiting);
+u64 itrace_tail_take_lost(struct itrace_tail *t);
 
 /* lifecycle.c */
 int itrace_lifecycle_init(void);
 void itrace_lifecycle_exit(void);
-int itrace_queue_arm(struct itrace_slot *s);
+struct itrace_slot *itrace_start(struct task_struct *p,
+				 struct itrace_slot *s, u8 mode, u8 flags,
+				 u16 kinds);
+void itrace_start_undo(struct task_struct *p);
+extern atomic_t itrace_follow_missed;
 int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
 		      bool *queued, task_work_func_t fn,
 		      enum task_work_notify_mode mode);
@@ -88,8 +128,30 @@ void itrace_disarm_all_stopped(void);
 int itrace_notify_init(void);
 void itrace_notify_exit(void);
 
+/* exec.c, exec_on.c: one command, for kdb or debugfs */
+struct itrace_ctx {
+	struct itrace_out *out;
+	struct itrace_merge *merge;	/* `log` state, the caller's own */
+	bool stopped;			/* kdb: every other CPU is stopped */
+};
+
+/*
+ * Run the command whose words (after `itrace`) are @argv. Returns 0, or
+ * a negative errno when it was refused (bad syntax: -EINVAL); either way
+ * its output, errors included, went to ctx->out. Outside kdb the caller
+ * runs one command at a time.
+ */
+int itrace_exec(int argc, const char *const *argv, struct itrace_ctx *ctx);
+int itrace_exec_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
+int itrace_exec_off(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
+void itrace_flags_str(char *buf, size_t len, u8 flags, u16 kinds);
+
 /* kdb_cmd.c */
 int itrace_kdb_init(void);
 void itrace_kdb_exit(void);
+
+/* debugfs.c */
+void itrace_debugfs_init(void);
+void itrace_debugfs_exit(void);
 
 #endif /* _ITRACE_H */

@@ -1,235 +1,107 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The `itrace` kdb command: parses with parse.c and executes against the
- * table and the log. Runs with every other CPU stopped, possibly inside
- * any lock or half-way through our own trap path: no sleeping, no
- * allocation, no locks, output only through kdb_printf().
+ * kdb glue: the `itrace` and `itshow` commands, their kdb.cmd_enable
+ * flags, and the output sink that prints with kdb_printf(). exec.c does
+ * the work; here every other CPU is stopped, so no sleeping, allocation
+ * or locks.
  */
 #include <linux/kdb.h>
-#include <linux/pid.h>
-#include <linux/pid_namespace.h>
-#include <linux/rcupdate.h>
-#include <linux/sched.h>
-#include <linux/sched/signal.h>
-#include <linux/sched/task.h>
 #include "itrace.h"
 
-static const char *mode_name(const struct itrace_slot *s)
+static void kdb_write(struct itrace_out *o, const char *s, size_t len)
 {
-	return s->mode == ITRACE_MODE_BLOCK ? "block" : "insn";
+	kdb_printf("%s", s);
 }
 
-static void cmd_help(void)
+static struct itrace_out kdb_out = { .write = kdb_write };
+
+/* allocated at load: kdb cannot allocate */
+static struct itrace_merge *kdb_merge;
+
+static int run(int argc, const char **argv)
 {
-	const char *const *l;
+	struct itrace_ctx ctx = {
+		.out = &kdb_out,
+		.merge = kdb_merge,
+		.stopped = true,
+	};
 
-	for (l = itrace_help_lines; *l; l++)
-		kdb_printf("%s\n", *l);
-	kdb_printf("block mode here: %s; log: %u records per CPU\n",
-		   itrace_arch_block_impl(), itrace_log_per_cpu());
-}
-
-static void cmd_status(void)
-{
-	unsigned int i, n = 0, used = 0;
-	char line[200];
-
-	for (i = 0; i < itrace_nr_slots; i++)
-		used += atomic_read(&itrace_slots[i].state) != ITRACE_FREE;
-	kdb_printf("itrace: %u/%u slots used, block mode: %s, log %u records/cpu\n",
-		   used, itrace_nr_slots, itrace_arch_block_impl(),
-		   itrace_log_per_cpu());
-	if (itrace_arch_status(line, sizeof(line)))
-		kdb_printf("itrace: %s\n", line);
-	for (i = 0; i < itrace_nr_slots; i++) {
-		struct itrace_slot *s = &itrace_slots[i];
-		int st = atomic_read(&s->state);
-
-		if (st == ITRACE_FREE)
-			continue;
-		if (!n++)
-			kdb_printf("%7s %-16s %-8s %-5s %12s %12s %10s\n", "pid",
-				   "comm", "state", "mode", "steps", "records",
-				   "dropped");
-		kdb_printf("%7d %-16s %-8s %-5s %12llu %12llu %10lld\n",
-			   s->pid, s->comm, itrace_state_name(st),
-			   mode_name(s), s->steps, s->records,
-			   (long long)atomic64_read(&s->dropped));
-	}
-	if (!n)
-		kdb_printf("itrace: no task traced (itrace on <pid>)\n");
-}
-
-/*
- * Why @p cannot be traced, or NULL. @s is its slot, if it has one: a
- * LINGER slot (traced earlier, then turned off) is reused.
- */
-static const char *refuse(struct task_struct *p, struct itrace_slot *s,
-			  char *why, size_t len)
-{
-	if (p->flags & (PF_KTHREAD | PF_IO_WORKER))
-		return "is a kernel thread";
-	/* before the mm test: a zombie has no mm either */
-	if (p->flags & PF_EXITING || p->exit_state)
-		return "is exiting";
-	if (!p->mm)
-		return "is a kernel thread";
-	if (s && atomic_read(&s->state) == ITRACE_OFF)
-		return "is being turned off; try again after go";
-	if (s && atomic_read(&s->state) != ITRACE_LINGER)
-		return "is already traced";
-	if (s && READ_ONCE(s->work_queued))
-		return "is still being released; try again after go";
-	if (!s && !itrace_arch_can_trace(p, why, len))
-		return why;
-	return NULL;
-}
-
-static void cmd_on(const struct itrace_cmd *cmd)
-{
-	struct task_struct *p;
-	struct itrace_slot *s;
-	const char *no;
-	char why[80];
-
-	/*
-	 * With every other CPU stopped no grace period can end, so the task
-	 * found under RCU stays valid for the whole command.
-	 */
-	rcu_read_lock();
-	p = pid_task(find_pid_ns(cmd->pid, &init_pid_ns), PIDTYPE_PID);
-	if (!p) {
-		kdb_printf("itrace on: no task with pid %d\n", cmd->pid);
-		goto out;
-	}
-	s = itrace_slot_of(p);
-	no = refuse(p, s, why, sizeof(why));
-	if (no) {
-		kdb_printf("itrace on: pid %d (%s) %s\n", cmd->pid, p->comm, no);
-		goto out;
-	}
-	if (s) {
-		atomic_set(&s->state, ITRACE_PENDING);
-	} else {
-		s = itrace_slot_claim();
-		if (!s) {
-			kdb_printf("itrace on: table full (max_tasks=%u); itrace off one first\n",
-				   itrace_nr_slots);
-			goto out;
-		}
-		s->pid = cmd->pid;
-		memcpy(s->comm, p->comm, sizeof(s->comm));
-		/* a plain refcount_inc; dropped in process context later */
-		get_task_struct(p);
-		WRITE_ONCE(s->task, p);
-	}
-	s->mode = cmd->mode;
-	if (itrace_queue_arm(s)) {
-		/* nothing set in the task: park the slot until it exits */
-		atomic_set(&s->state, ITRACE_LINGER);
-		kdb_printf("itrace on: pid %d (%s) cannot be armed (exiting or unloading)\n",
-			   cmd->pid, p->comm);
-		goto out;
-	}
-	if (s->mode == ITRACE_MODE_BLOCK)
-		kdb_printf("itrace: pid %d (%s) armed, mode block (%s)\n",
-			   cmd->pid, s->comm, itrace_arch_block_impl());
-	else
-		kdb_printf("itrace: pid %d (%s) armed, mode insn\n", cmd->pid,
-			   s->comm);
-out:
-	rcu_read_unlock();
-}
-
-static void off_one(struct itrace_slot *s)
-{
-	/* not armed yet: the task_work will see OFF and release the slot */
-	if (atomic_cmpxchg(&s->state, ITRACE_PENDING, ITRACE_OFF) ==
-	    ITRACE_PENDING)
-		return;
-	atomic_cmpxchg(&s->state, ITRACE_ARMED, ITRACE_OFF);
-}
-
-static void cmd_off(const struct itrace_cmd *cmd)
-{
-	struct itrace_slot *s;
-	unsigned int i, n = 0;
-
-	if (cmd->pid) {
-		s = itrace_slot_by_pid(cmd->pid);
-		if (!s || atomic_read(&s->state) == ITRACE_LINGER ||
-		    atomic_read(&s->state) == ITRACE_OFF) {
-			kdb_printf("itrace off: pid %d is not traced\n",
-				   cmd->pid);
-			return;
-		}
-		off_one(s);
-		kdb_printf("itrace: pid %d (%s) off\n", s->pid, s->comm);
-		return;
-	}
-	for (i = 0; i < itrace_nr_slots; i++) {
-		s = &itrace_slots[i];
-		if (atomic_read(&s->state) == ITRACE_ARMED ||
-		    atomic_read(&s->state) == ITRACE_PENDING) {
-			off_one(s);
-			n++;
-		}
-	}
-	kdb_printf("itrace: %u task%s off\n", n, n == 1 ? "" : "s");
+	itrace_exec(argc, argv, &ctx);
+	return 0;
 }
 
 static int itrace_kdb(int argc, const char **argv)
 {
-	struct itrace_cmd cmd;
-	char err[128];
+	return run(argc, argv + 1);
+}
 
-	if (itrace_parse(argc, argv + 1, &cmd, err, sizeof(err))) {
-		kdb_printf("%s\n", err);
+/* The read-only subset: status, log and help. */
+static int itshow_kdb(int argc, const char **argv)
+{
+	const char *sub = argc ? argv[1] : "status";
+
+	if (strcmp(sub, "status") && strcmp(sub, "log") &&
+	    strcmp(sub, "help")) {
+		kdb_printf("itshow: status, log or help; '%s' is for itrace (itshow help)\n",
+			   sub);
 		return 0;
 	}
-	switch (cmd.op) {
-	case ITRACE_OP_HELP:
-		cmd_help();
-		break;
-	case ITRACE_OP_STATUS:
-		cmd_status();
-		break;
-	case ITRACE_OP_ON:
-		cmd_on(&cmd);
-		break;
-	case ITRACE_OP_OFF:
-		cmd_off(&cmd);
-		break;
-	case ITRACE_OP_LOG:
-		itrace_log_show(&cmd);
-		break;
-	case ITRACE_OP_CLEAR:
-		itrace_log_clear();
-		kdb_printf("itrace: log cleared\n");
-		break;
-	}
-	return 0;
+	return run(argc, argv + 1);
 }
 
 /*
- * `on`/`off` edit another task's register state, hence REG_WRITE; with
- * no arguments the command only shows status, which is always safe.
+ * kdb allows a command if kdb.cmd_enable has any one of its flags, and
+ * a command has one set of flags whatever its arguments. `on`, `off` and
+ * `clear` change another task's registers or our log, hence REG_WRITE
+ * for `itrace`; reading the log needs only MEM_READ, so the same
+ * language minus those three is also `itshow`, usable where writes are
+ * not allowed (kdb.cmd_enable=0x2, or lockdown=integrity). Bare, both
+ * only show status: always safe, like `summary`.
  */
-static kdbtab_t itrace_cmd = {
-	.name = "itrace",
-	.func = itrace_kdb,
-	.usage = "on|off|status|log|clear|help ... (itrace help)",
-	.help = "Trace branches of user tasks by single/block stepping",
-	.minlen = 0,
-	.flags = KDB_ENABLE_REG_WRITE | KDB_ENABLE_ALWAYS_SAFE_NO_ARGS,
+static kdbtab_t itrace_cmds[] = {
+	{
+		.name = "itrace",
+		.func = itrace_kdb,
+		.usage = "on|off|status|log|clear|help ... (itrace help)",
+		.help = "Trace branches of user tasks by single/block stepping",
+		.minlen = 0,
+		.flags = KDB_ENABLE_REG_WRITE | KDB_ENABLE_ALWAYS_SAFE_NO_ARGS,
+	},
+	{
+		.name = "itshow",
+		.func = itshow_kdb,
+		.usage = "status|log|help ... (itrace help)",
+		.help = "itrace's status and branch log, read-only",
+		.minlen = 0,
+		.flags = KDB_ENABLE_MEM_READ | KDB_ENABLE_ALWAYS_SAFE_NO_ARGS,
+	},
 };
 
 int itrace_kdb_init(void)
 {
-	return kdb_register(&itrace_cmd) ? -EBUSY : 0;
+	unsigned int i;
+
+	kdb_merge = itrace_merge_alloc();
+	if (!kdb_merge)
+		return -ENOMEM;
+	for (i = 0; i < ARRAY_SIZE(itrace_cmds); i++) {
+		if (kdb_register(&itrace_cmds[i])) {
+			pr_err("kdb_itrace: kdb command '%s' already registered\n",
+			       itrace_cmds[i].name);
+			while (i--)
+				kdb_unregister(&itrace_cmds[i]);
+			itrace_merge_free(kdb_merge);
+			return -EBUSY;
+		}
+	}
+	return 0;
 }
 
 void itrace_kdb_exit(void)
 {
-	kdb_unregister(&itrace_cmd);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(itrace_cmds); i++)
+		kdb_unregister(&itrace_cmds[i]);
+	itrace_merge_free(kdb_merge);
 }

@@ -7,6 +7,8 @@
 #ifndef _ITRACE_KIND_H
 #define _ITRACE_KIND_H
 
+#include "compat.h"
+
 enum itrace_kind {
 	ITRACE_K_INSN = 0,	/* sequential, not a control transfer */
 	ITRACE_K_JCC_NT,	/* conditional branch, not taken */
@@ -23,6 +25,13 @@ enum itrace_kind {
 	ITRACE_K_ASYNC,		/* ip moved without a branch: signal, restart */
 	ITRACE_K_NR
 };
+
+/* Every kind: the default kind filter. */
+#define ITRACE_KINDS_ALL	((1u << ITRACE_K_NR) - 1)
+
+/* kind.c */
+const char *itrace_kind_name(unsigned int kind);
+int itrace_kind_parse(const char *s, size_t len);
 
 /* True for the kinds that block stepping reports (taken transfers). */
 static inline int itrace_kind_is_transfer(unsigned int k)

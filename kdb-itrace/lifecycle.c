@@ -2,7 +2,8 @@
 /*
  * Task life cycle around tracing: arming in the task's own context
  * (task_work queued from kdb), the fork/exec/exit tracepoints that keep
- * stray step state away from untraced tasks, and the global disarm under
+ * stray step state away from untraced tasks, the ptrace resume hook that
+ * keeps a debugger from ending our stepping, and the global disarm under
  * stop_machine at unload.
  */
 #include <linux/binfmts.h>
@@ -10,7 +11,10 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/sched/jobctl.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include <linux/stop_machine.h>
 #include <linux/tracepoint.h>
 #include "itrace.h"
@@ -53,35 +57,45 @@ static void snapshot_maps(struct itrace_symmap *m)
 }
 
 /*
- * Queue @fn on @p's task_work list. @queued guards @cb, which stays in use
- * until the callback ran; the module reference keeps the callback's text
- * alive until then. task_work_add() is a cmpxchg on the task's list: safe
- * in kdb and in trap context. From kdb (another task) pass TWA_NONE: it
- * sends no IPI, and TIF_NOTIFY_RESUME makes the task run the work at its
- * next return to user mode (a running task: at its next tick). For
- * current, TWA_RESUME.
+ * Queue @fn on @p's task_work list, @cb already being ours: the caller
+ * set *@queued, which guards @cb until the callback ran; the module
+ * reference keeps the callback's text alive until then. On failure
+ * *@queued is false again. task_work_add() is a cmpxchg on the task's
+ * list: safe in kdb and in trap context. From kdb (another task) pass
+ * TWA_NONE: it sends no IPI, and TIF_NOTIFY_RESUME makes the task run
+ * the work at its next return to user mode (a running task: at its next
+ * tick). For current, TWA_RESUME. -ESRCH: @p is past exit_task_work().
  */
-int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
-		      bool *queued, task_work_func_t fn,
-		      enum task_work_notify_mode mode)
+static int work_add(struct task_struct *p, struct callback_head *cb,
+		    bool *queued, task_work_func_t fn,
+		    enum task_work_notify_mode mode)
 {
-	int ret;
+	int ret = -EBUSY;
 
-	if (READ_ONCE(*queued))
-		return -EBUSY;
 	if (!try_module_get(THIS_MODULE))
-		return -EBUSY;
+		goto fail;
 	init_task_work(cb, fn);
-	WRITE_ONCE(*queued, true);
 	ret = task_work_add(p, cb, mode);
 	if (ret) {
-		WRITE_ONCE(*queued, false);
 		module_put(THIS_MODULE);
-		return ret;
+		goto fail;
 	}
 	if (mode == TWA_NONE)
 		set_tsk_thread_flag(p, TIF_NOTIFY_RESUME);
 	return 0;
+fail:
+	WRITE_ONCE(*queued, false);
+	return ret;
+}
+
+/* Take @cb (see itrace_slot_take_work()), then work_add(). */
+int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
+		      bool *queued, task_work_func_t fn,
+		      enum task_work_notify_mode mode)
+{
+	if (!itrace_take_flag(queued))
+		return -EBUSY;
+	return work_add(p, cb, queued, fn, mode);
 }
 
 /*
@@ -102,7 +116,13 @@ static void itrace_arm_work(struct callback_head *cb)
 {
 	struct itrace_slot *s = container_of(cb, struct itrace_slot, work);
 
-	if (s->task == current) {
+	if (s->task == current && (current->flags & PF_EXITING)) {
+		/*
+		 * Queued (from process context) after our exit hook ran:
+		 * nobody else will free the slot.
+		 */
+		itrace_slot_release(s);
+	} else if (s->task == current) {
 		if (atomic_read(&s->state) == ITRACE_PENDING &&
 		    !READ_ONCE(itrace_shutdown)) {
 			snapshot_maps(&s->map);
@@ -117,21 +137,106 @@ static void itrace_arm_work(struct callback_head *cb)
 	itrace_work_done(&s->work_queued);
 }
 
-/* kdb context: arm @s's task from its own context (itrace_work_queue()). */
-int itrace_queue_arm(struct itrace_slot *s)
+/* followed forks that found the table full (or could not be queued) */
+atomic_t itrace_follow_missed;
+
+/*
+ * Trace @p: claim a slot (or reuse @s, @p's slot parked in LINGER) and
+ * queue the task_work that arms @p from its own context. kdb context,
+ * process context (debugfs), or the fork tracepoint for a followed child
+ * that has not run yet; the caller has checked that @p may be traced.
+ * Returns the slot, or ERR_PTR(-ENOSPC) when the table is full,
+ * ERR_PTR(-ESRCH) when @p exited (or execed) meanwhile or is past
+ * exit_task_work(), ERR_PTR(-EBUSY) when unloading. When the work cannot
+ * be queued the slot stays parked (LINGER) until the task exits.
+ *
+ * Outside kdb @p can exit (or exec) at any moment and its hook free the
+ * slot, which a fork on another CPU may then claim. So the slot's
+ * callback is taken before its state: whoever loses either race backs
+ * out without touching what the winner owns.
+ */
+struct itrace_slot *itrace_start(struct task_struct *p,
+				 struct itrace_slot *s, u8 mode, u8 flags,
+				 u16 kinds)
 {
-	return itrace_work_queue(s->task, &s->work, &s->work_queued,
-				 itrace_arm_work, TWA_NONE);
+	int ret;
+
+	if (s) {
+		if (!itrace_slot_take_work(s))
+			return ERR_PTR(-EBUSY);
+		if (atomic_cmpxchg(&s->state, ITRACE_LINGER, ITRACE_PENDING) !=
+		    ITRACE_LINGER) {
+			WRITE_ONCE(s->work_queued, false);
+			return ERR_PTR(-ESRCH);
+		}
+	} else {
+		s = itrace_slot_claim();
+		if (!s)
+			return ERR_PTR(-ENOSPC);
+		s->pid = p->pid;
+		s->tgid = p->tgid;
+		memcpy(s->comm, p->comm, sizeof(s->comm));
+		/* a plain refcount_inc; dropped in process context later */
+		get_task_struct(p);
+		WRITE_ONCE(s->task, p);
+	}
+	s->mode = mode;
+	s->flags = flags;
+	s->kinds = kinds;
+	ret = work_add(p, &s->work, &s->work_queued, itrace_arm_work,
+		       TWA_NONE);
+	if (ret) {
+		/* unless @p's exit (or exec) hook freed it meanwhile */
+		atomic_cmpxchg(&s->state, ITRACE_PENDING, ITRACE_LINGER);
+		return ERR_PTR(ret);
+	}
+	return s;
 }
 
+/*
+ * Process context, after itrace_start(@p) failed with -ESRCH: @p ran its
+ * exit hook before, so free the slot left parked for it.
+ */
+void itrace_start_undo(struct task_struct *p)
+{
+	struct itrace_slot *s = itrace_slot_of(p);
+
+	if (s && atomic_read(&s->state) == ITRACE_LINGER &&
+	    !READ_ONCE(s->work_queued))
+		itrace_slot_release(s);
+}
+
+/*
+ * Tracepoint probes run with preemption off: nothing here sleeps. A
+ * followed child is armed by the same task_work as a task named in kdb,
+ * on its way out of fork.
+ */
 static void probe_fork(void *data, struct task_struct *parent,
 		       struct task_struct *child)
 {
-	if (itrace_slot_of(parent))
-		itrace_arch_fork_child(child);
+	struct itrace_slot *s = itrace_slot_of(parent);
+	u8 want;
+
+	if (!s)
+		return;
+	itrace_arch_fork_child(child);
+	if (child->flags & (PF_KTHREAD | PF_IO_WORKER))
+		return;
+	want = same_thread_group(parent, child) ? ITRACE_F_THREADS :
+						  ITRACE_F_FOLLOW;
+	if (!(s->flags & want) || atomic_read(&s->state) != ITRACE_ARMED ||
+	    READ_ONCE(itrace_shutdown))
+		return;
+	if (IS_ERR(itrace_start(child, NULL, s->mode, s->flags, s->kinds)))
+		atomic_inc(&itrace_follow_missed);
 }
 
-/* The new image starts without TF; drop what else we set, then untrace. */
+/*
+ * The new image starts without TF; drop what else we set. Then either
+ * untrace, or (follow-exec) re-arm from task_work, which also takes the
+ * new image's maps (that needs mmap_lock, not allowed here). The gen
+ * bump keeps the old image's records from being named with new symbols.
+ */
 static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		       struct linux_binprm *bprm)
 {
@@ -140,6 +245,18 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	if (!s)
 		return;
 	itrace_arch_disarm_current(s);
+	if ((s->flags & ITRACE_F_EXEC) && !READ_ONCE(itrace_shutdown) &&
+	    atomic_cmpxchg(&s->state, ITRACE_ARMED, ITRACE_PENDING) ==
+	    ITRACE_ARMED) {
+		s->gen++;
+		/* a non-leader thread that execs takes over the leader's pid */
+		s->pid = current->pid;
+		memcpy(s->comm, current->comm, sizeof(s->comm));
+		WRITE_ONCE(s->map.nr, 0);
+		if (!itrace_work_queue(current, &s->work, &s->work_queued,
+				       itrace_arm_work, TWA_RESUME))
+			return;
+	}
 	itrace_slot_release(s);
 }
 
@@ -152,6 +269,47 @@ static void probe_exit(void *data, struct task_struct *p)
 		itrace_slot_release(s);
 }
 
+/* As current, before a signal frame is built (siglock held). */
+static void probe_signal(void *data, int sig, struct kernel_siginfo *info,
+			 struct k_sigaction *ka)
+{
+	struct itrace_slot *s = itrace_slot_of(current);
+
+	if (s)
+		itrace_arch_signal(s, ka);
+}
+
+/*
+ * A ptrace tracer resuming (or detaching from) a traced task has just
+ * rewritten its step bits: on powerpc PTRACE_CONT clears MSR_SE/BE, ours
+ * included. The task is still asleep: JOBCTL_PTRACE_FROZEN means the
+ * tracer waited for it to be off-CPU (ptrace_check_attach()) and nobody
+ * else can wake it, so its user registers are as safe to edit here as
+ * they were for ptrace a moment ago. A task_work cannot do this: it
+ * would run in get_signal() before the stop, not after it.
+ *
+ * sched_waking runs for every wakeup in the system: two reads of hot
+ * data send all the others away.
+ */
+static void probe_waking(void *data, struct task_struct *p)
+{
+	struct itrace_slot *s;
+	int st;
+
+	if (likely(!atomic_read(&itrace_nr_live)) ||
+	    !(READ_ONCE(p->jobctl) & JOBCTL_PTRACE_FROZEN))
+		return;
+	s = itrace_slot_of(p);
+	if (!s)
+		return;
+	/* IRQs are off: atomic against the stop_machine disarm at unload */
+	st = atomic_read(&s->state);
+	if (st == ITRACE_ARMED && !READ_ONCE(itrace_shutdown))
+		itrace_arch_ptrace_resume(s, p, true);
+	else if (st == ITRACE_OFF && !itrace_arch_ptrace_resume(s, p, false))
+		atomic_cmpxchg(&s->state, ITRACE_OFF, ITRACE_LINGER);
+}
+
 struct tp_hook {
 	const char *name;
 	void *probe;
@@ -162,6 +320,8 @@ static struct tp_hook hooks[] = {
 	{ "sched_process_fork", probe_fork },
 	{ "sched_process_exec", probe_exec },
 	{ "sched_process_exit", probe_exit },
+	{ "signal_deliver", probe_signal },
+	{ "sched_waking", probe_waking },
 };
 
 static void find_tp(struct tracepoint *tp, void *priv)

@@ -42,10 +42,10 @@ static int __init itrace_init(void)
 	if (ret)
 		goto lifecycle;
 	ret = itrace_kdb_init();
-	if (ret) {
-		pr_err("kdb_itrace: kdb command 'itrace' already registered\n");
+	if (ret)
 		goto notify;
-	}
+	/* optional: the module works from kdb without it */
+	itrace_debugfs_init();
 	pr_info("kdb_itrace: ready: %u tasks, %u log records per CPU, block mode %s\n",
 		max_tasks, itrace_log_per_cpu(), itrace_arch_block_impl());
 	return 0;
@@ -64,6 +64,8 @@ static void __exit itrace_exit(void)
 {
 	unsigned int i;
 
+	/* no debugfs file is open: each open holds a module reference */
+	itrace_debugfs_exit();
 	itrace_kdb_exit();
 	/* from here traps disarm instead of re-arming */
 	WRITE_ONCE(itrace_shutdown, true);

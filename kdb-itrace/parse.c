@@ -4,13 +4,20 @@
  * argument is accounted for, numbers are plain decimal without sign or
  * trailing junk, and anything else is an error naming the offender.
  */
+#include "kind.h"
 #include "parse.h"
 
 const char *const itrace_help_lines[] = {
-	"itrace on <pid> [insn|block]  trace task <pid> (a tid); insn: every instruction (default), block: control transfers only",
-	"itrace off <pid>|all          stop tracing <pid>, or every task",
+	"itrace on <pid> [insn|block] [threads] [follow] [follow-exec]",
+	"                              trace task <pid> (a tid); insn: every instruction (default), block: control transfers only;",
+	"                              threads: every thread of its process, also later ones; follow: forked children too;",
+	"                              follow-exec: keep tracing the new program after exec (default: stop at exec);",
+	"                              kinds K,K..: record only these kinds (insn jcc-nt jcc jmp call ret icall ijmp",
+	"                              syscall int iret far async); kinds none: record nothing (the bare trap cost)",
+	"itrace off <pid>|all          stop tracing <pid> (a tid, or every traced thread of process <pid>), or every task",
 	"itrace status                 traced tasks, modes, step/record/drop counts",
-	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs; -r: raw 'seq cpu pid kind 0xfrom 0xto'",
+	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs, of <pid> (a tid or a process);",
+	"                              -r: raw 'seq cpu tid kind 0xfrom 0xto'",
 	"itrace clear                  empty the log and zero the counters",
 	"itrace help                   this text",
 	NULL
@@ -56,28 +63,102 @@ static int too_many(const char *sub, const char *arg, char *err,
 	return -1;
 }
 
+static const struct {
+	const char *word;
+	u32 flag;
+} on_flags[] = {
+	{ "threads", ITRACE_F_THREADS },
+	{ "follow", ITRACE_F_FOLLOW },
+	{ "follow-exec", ITRACE_F_EXEC },
+};
+
+/* "none" or K[,K...] (kdb splits words at '=', hence no kinds=) */
+static int parse_kinds(const char *list, u32 *kinds, char *err,
+		       size_t errlen)
+{
+	const char *p = list;
+
+	*kinds = 0;
+	if (!strcmp(list, "none"))
+		return 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int k = itrace_kind_parse(p, len);
+
+		if (k < 0) {
+			snprintf(err, errlen, "itrace on: bad kind '%.*s' in kinds (itrace help)",
+				 (int)len, p);
+			return -1;
+		}
+		*kinds |= 1u << k;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
+/* Options after the pid, in any order, each at most once. */
 static int parse_on(int argc, const char *const *argv,
 		    struct itrace_cmd *cmd, char *err, size_t errlen)
 {
+	bool have_mode = false, have_kinds = false;
+	int i;
+	size_t f;
+
 	if (argc < 2) {
-		snprintf(err, errlen, "itrace on: missing pid (itrace on <pid> [insn|block])");
+		snprintf(err, errlen,
+			 "itrace on: missing pid (itrace on <pid> [insn|block] [options]; itrace help)");
 		return -1;
 	}
 	if (parse_pid("on", argv[1], &cmd->pid, err, errlen))
 		return -1;
-	if (argc >= 3) {
-		if (!strcmp(argv[2], "insn")) {
-			cmd->mode = ITRACE_MODE_INSN;
-		} else if (!strcmp(argv[2], "block")) {
-			cmd->mode = ITRACE_MODE_BLOCK;
-		} else {
-			snprintf(err, errlen, "itrace on: bad mode '%s' (insn or block)",
-				 argv[2]);
+	cmd->kinds = ITRACE_KINDS_ALL;
+	for (i = 2; i < argc; i++) {
+		const char *a = argv[i];
+		bool mode = !strcmp(a, "insn") || !strcmp(a, "block");
+
+		if (!strcmp(a, "kinds")) {
+			if (have_kinds) {
+				snprintf(err, errlen, "itrace on: 'kinds' given twice");
+				return -1;
+			}
+			if (++i == argc) {
+				snprintf(err, errlen,
+					 "itrace on: kinds needs a list (kinds call,ret or kinds none)");
+				return -1;
+			}
+			have_kinds = true;
+			if (parse_kinds(argv[i], &cmd->kinds, err, errlen))
+				return -1;
+			continue;
+		}
+
+		if (mode) {
+			if (have_mode) {
+				snprintf(err, errlen, "itrace on: '%s': mode already given",
+					 a);
+				return -1;
+			}
+			have_mode = true;
+			cmd->mode = a[0] == 'b' ? ITRACE_MODE_BLOCK :
+						  ITRACE_MODE_INSN;
+			continue;
+		}
+		for (f = 0; f < ARRAY_SIZE(on_flags); f++)
+			if (!strcmp(a, on_flags[f].word))
+				break;
+		if (f == ARRAY_SIZE(on_flags)) {
+			snprintf(err, errlen,
+				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec, kinds)",
+				 a);
 			return -1;
 		}
+		if (cmd->flags & on_flags[f].flag) {
+			snprintf(err, errlen, "itrace on: '%s' given twice", a);
+			return -1;
+		}
+		cmd->flags |= on_flags[f].flag;
 	}
-	if (argc > 3)
-		return too_many("on", argv[3], err, errlen);
 	return 0;
 }
 
@@ -137,8 +218,8 @@ static int parse_log(int argc, const char *const *argv,
 	return 0;
 }
 
-int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
-		 char *err, size_t errlen)
+static int parse_args(int argc, const char *const *argv,
+		      struct itrace_cmd *cmd, char *err, size_t errlen)
 {
 	const char *sub;
 
@@ -175,4 +256,49 @@ int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
 	if (argc > 1)
 		return too_many(sub, argv[1], err, errlen);
 	return 0;
+}
+
+/*
+ * Messages quote the offending word as typed. A control byte in it (a
+ * newline, the start of an escape sequence) would split the one-line
+ * message or drive the console, so anything but printable ASCII shows
+ * as '?'.
+ */
+static void printable_only(char *s)
+{
+	for (; *s; s++)
+		if (*s < ' ' || *s > '~')
+			*s = '?';
+}
+
+int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
+		 char *err, size_t errlen)
+{
+	int ret = parse_args(argc, argv, cmd, err, errlen);
+
+	if (ret)
+		printable_only(err);
+	return ret;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+int itrace_split(char *line, const char **argv, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		while (is_blank(*line))
+			*line++ = '\0';
+		if (!*line)
+			return n;
+		if (n == max)
+			return -1;
+		argv[n++] = line;
+		while (*line && !is_blank(*line))
+			line++;
+	}
 }

@@ -41,20 +41,39 @@ void itrace_ring_init(struct itrace_ring *r, struct itrace_rec *recs,
 bool itrace_ring_push(struct itrace_ring *r, const struct itrace_rec *rec,
 		      struct itrace_rec *evicted);
 
-/* Iteration, oldest first, over records that are complete. */
+/*
+ * Iteration, oldest first, over the records that are complete: a
+ * snapshot of the ring as it was at the start. Only records with
+ * min_seq < seq <= max_seq are returned; with live writers (debugfs) a
+ * record overwritten before the reader got to it is skipped (counted in
+ * torn, or in late if its replacement is complete), never returned torn
+ * or out of order.
+ */
 struct itrace_ring_iter {
 	const struct itrace_ring *r;
 	u64 pos;
 	u64 end;
 	u64 min_seq;	/* skip records with seq <= min_seq ("clear") */
+	u64 max_seq;	/* skip records with seq > max_seq (newer) */
 	u64 last_seq;
 	u64 torn;	/* records skipped because they were torn */
+	u64 late;	/* records skipped because they were too new */
 };
 
 void itrace_ring_iter_start(struct itrace_ring_iter *it,
-			    const struct itrace_ring *r, u64 min_seq);
+			    const struct itrace_ring *r, u64 min_seq,
+			    u64 max_seq);
 /* Copies the next complete record to @out; false at the end. */
 bool itrace_ring_iter_next(struct itrace_ring_iter *it,
 			   struct itrace_rec *out);
+
+/*
+ * Streaming: the record pushed as number @pos (0 = the first ever), read
+ * while the writer may be running. Returns 1 with it in @out, 0 if it is
+ * not there yet or still being written (try again later), -1 if it was
+ * overwritten already (the reader fell a whole ring behind).
+ */
+int itrace_ring_read_at(const struct itrace_ring *r, u64 pos,
+			struct itrace_rec *out);
 
 #endif /* _ITRACE_RING_H */

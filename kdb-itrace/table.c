@@ -4,15 +4,43 @@
  * Readers (the trap path, kdb) scan it without locks; slots change state
  * only by cmpxchg (see enum itrace_state).
  */
+#include <linux/percpu.h>
+#include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/sched/task.h>
 #include "itrace.h"
 
 struct itrace_slot *itrace_slots;
 unsigned int itrace_nr_slots;
+/* Slots not FREE: lets hooks on hot paths bail out when nothing is traced. */
+atomic_t itrace_nr_live;
 
 /* One past the highest slot ever claimed: bounds the trap-path scan. */
 static unsigned int slots_used;
+
+/*
+ * Where the next claim starts looking. Next-fit rather than lowest-free:
+ * a freed slot keeps describing its dead task (tgid, maps, for `itrace
+ * log`) until every other slot has been used once.
+ */
+static unsigned int claim_next;
+
+/* The slot of this CPU's last trap: nearly every trap hits it again. */
+static DEFINE_PER_CPU(struct itrace_slot *, last_slot);
+
+/* Followed forks claim slots on several CPUs at once: a lock-free max. */
+static void raise_slots_used(unsigned int n)
+{
+	unsigned int cur = READ_ONCE(slots_used);
+
+	while (cur < n) {
+		unsigned int old = cmpxchg(&slots_used, cur, n);
+
+		if (old == cur)
+			break;
+		cur = old;
+	}
+}
 
 int itrace_table_init(unsigned int nr)
 {
@@ -55,47 +83,96 @@ struct itrace_slot *itrace_slot_of(struct task_struct *p)
 	return NULL;
 }
 
-struct itrace_slot *itrace_slot_by_pid(pid_t pid)
+/* Trap context (IRQs off): itrace_slot_of(current), cached per CPU. */
+struct itrace_slot *itrace_slot_of_current(void)
 {
-	unsigned int i, n = READ_ONCE(slots_used);
+	struct itrace_slot *s = this_cpu_read(last_slot);
 
-	for (i = 0; i < n; i++) {
-		struct itrace_slot *s = &itrace_slots[i];
-
-		if (s->pid == pid && atomic_read(&s->state) != ITRACE_FREE)
-			return s;
-	}
-	return NULL;
+	if (s && READ_ONCE(s->task) == current &&
+	    atomic_read(&s->state) != ITRACE_FREE)
+		return s;
+	s = itrace_slot_of(current);
+	if (s)
+		this_cpu_write(last_slot, s);
+	return s;
 }
 
 /*
- * kdb: take a FREE slot whose task_work is not still queued on some
- * task (its callback_head is in use until the callback has run).
+ * Take the slot's callback (work_queued false -> true). Every taker uses
+ * this cmpxchg and only the holder clears the flag, so the callback_head
+ * has one owner at a time even when a slot is freed and claimed again
+ * while a stale `on` from debugfs still tries to reuse it.
+ */
+bool itrace_slot_take_work(struct itrace_slot *s)
+{
+	return itrace_take_flag(&s->work_queued);
+}
+
+/*
+ * kdb, debugfs or fork: take a FREE slot whose task_work is not still
+ * queued on some task (its callback_head is in use until the callback
+ * has run). The slot comes with its callback taken.
  */
 struct itrace_slot *itrace_slot_claim(void)
 {
-	unsigned int i;
+	unsigned int n, i = READ_ONCE(claim_next);
 
-	for (i = 0; i < itrace_nr_slots; i++) {
-		struct itrace_slot *s = &itrace_slots[i];
+	for (n = 0; n < itrace_nr_slots; n++, i++) {
+		struct itrace_slot *s;
+
+		if (i >= itrace_nr_slots)
+			i = 0;
+		s = &itrace_slots[i];
 
 		/* a task pointer on a FREE slot: release in progress */
-		if (READ_ONCE(s->work_queued) || READ_ONCE(s->task) ||
-		    itrace_arch_slot_busy(&s->arch))
+		if (READ_ONCE(s->task) || !itrace_slot_take_work(s))
 			continue;
-		if (atomic_cmpxchg(&s->state, ITRACE_FREE, ITRACE_PENDING) !=
-		    ITRACE_FREE)
+		if (itrace_arch_slot_busy(&s->arch) ||
+		    atomic_cmpxchg(&s->state, ITRACE_FREE, ITRACE_PENDING) !=
+		    ITRACE_FREE) {
+			WRITE_ONCE(s->work_queued, false);
 			continue;
+		}
+		atomic_inc(&itrace_nr_live);
 		s->gen++;
 		s->steps = 0;
 		s->records = 0;
 		atomic64_set(&s->dropped, 0);
 		memset(&s->map, 0, sizeof(s->map));
-		if (i >= slots_used)
-			WRITE_ONCE(slots_used, i + 1);
+		raise_slots_used(i + 1);
+		WRITE_ONCE(claim_next, i + 1);
 		return s;
 	}
 	return NULL;
+}
+
+/*
+ * How many slots itrace_slot_claim() could hand out right now (outside
+ * kdb: followed forks may take some before the caller does).
+ */
+unsigned int itrace_slots_free(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < itrace_nr_slots; i++) {
+		struct itrace_slot *s = &itrace_slots[i];
+
+		n += atomic_read(&s->state) == ITRACE_FREE &&
+		     !READ_ONCE(s->work_queued) && !READ_ONCE(s->task) &&
+		     !itrace_arch_slot_busy(&s->arch);
+	}
+	return n;
+}
+
+/* The mappings to name @r's addresses with, if its slot still has them. */
+const struct itrace_symmap *itrace_slot_map(const struct itrace_rec *r)
+{
+	struct itrace_slot *s;
+
+	if (r->slot >= itrace_nr_slots)
+		return NULL;
+	s = &itrace_slots[r->slot];
+	return s->gen == r->gen ? &s->map : NULL;
 }
 
 /*
@@ -108,6 +185,8 @@ void itrace_slot_release(struct itrace_slot *s)
 
 	if (atomic_xchg(&s->state, ITRACE_FREE) == ITRACE_FREE)
 		return;
+	itrace_arch_slot_release(s);
+	atomic_dec(&itrace_nr_live);
 	p = s->task;
 	WRITE_ONCE(s->task, NULL);
 	if (p)

@@ -9,10 +9,14 @@
 struct itrace_arch_slot {
 	bool branch;	/* the coming trap is a branch-trace (MSR_BE) one */
 	bool resv;	/* running a larx..stcx. window under MSR_BE */
+	bool foreign_be;	/* a tracer's coming trap is a branch trace */
 	bool fault_queued;		/* fault_work is on the task's list */
 	bool fault_write;
 	unsigned long fault_ea;		/* word a larx window could not touch */
 	struct callback_head fault_work;
+	bool rearm_queued;		/* rearm_work is on the task's list */
+	unsigned long bp_vaddr;		/* the uprobe being handled */
+	struct callback_head rearm_work;
 };
 
 #endif /* _ITRACE_ARCH_TYPES_H */

@@ -11,6 +11,11 @@ struct itrace_slot;
 
 /* Set the trace bits the slot's mode (or a larx window) wants in @regs. */
 void itrace_ppc_set_trace(struct itrace_slot *s, struct pt_regs *regs);
+/*
+ * Trace on from @regs->nip, running a larx window there first (trap.c);
+ * interrupts off.
+ */
+void itrace_ppc_resume(struct itrace_slot *s, struct pt_regs *regs);
 /* Drop MSR_SE and MSR_BE from @regs. */
 void itrace_ppc_clear_trace(struct pt_regs *regs);
 /* Run the larx..stcx. window at @regs->nip without trapping (resv.c). */

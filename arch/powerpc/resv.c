@@ -144,6 +144,27 @@ static int store_conditional(unsigned long ea, int size, u64 old, u64 new,
 }
 
 /*
+ * An interrupt returns to user mode with r14-r31 as the CPU still holds
+ * them from its entry: interrupt_return reloads them from the frame only
+ * when a signal may be delivered (6.1's interrupt_exit_user_prepare()
+ * asks for that only on TIF_SIGPENDING). A window that wrote one, like
+ * glibc's lll_lock loading the lock word into r29, would go on with the
+ * register's old value: the lock taken, but seen as busy. A pending-
+ * signal flag with no signal behind it gets them reloaded; get_signal()
+ * finds nothing to deliver and clears it. Only current clears its own
+ * TIF_SIGPENDING, so setting it without the siglock loses nothing. From
+ * the trap, and from uprobe.c's task_work run by the exit loop, the
+ * loop sees the flag. Not when that task_work runs inside get_signal()
+ * for a TWA_SIGNAL work alone (io_uring): the flag is consumed there.
+ * @r holds the registers after the window.
+ */
+static void reload_nvgprs(const struct pt_regs *regs, const struct pt_regs *r)
+{
+	if (memcmp(&regs->gpr[14], &r->gpr[14], 18 * sizeof(r->gpr[0])))
+		set_thread_flag(TIF_SIGPENDING);
+}
+
+/*
  * Emulate from @regs->nip (a larx) until the reservation is resolved: the
  * stcx. ran, or a taken branch left the window. On success @regs is
  * updated, the records are emitted, and true is returned; on anything
@@ -241,6 +262,7 @@ static bool emulate(struct itrace_slot *s, struct pt_regs *regs,
 	}
 	if (!done)
 		return give_up("window too long");
+	reload_nvgprs(regs, r);
 	for (i = 0; i < 32; i++)
 		regs->gpr[i] = r->gpr[i];
 	regs->ccr = r->ccr;

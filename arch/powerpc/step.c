@@ -4,9 +4,10 @@
  * MSR_SE for instruction stepping, MSR_BE for branch tracing, always set
  * through regs_set_return_msr() so the fast interrupt-return path does
  * not reuse a stale SRR1. Every write happens in the task's own context
- * (task_work or its trap) or on a stopped task under stop_machine, so
- * the remote-CPU srr_valid problem never arises. Never sets
- * TIF_SINGLESTEP (ptrace's flag: it would send the task SIGTRAPs).
+ * (task_work or its trap), on a stopped task under stop_machine, or on
+ * a task a ptrace tracer holds off-CPU, so the remote-CPU srr_valid
+ * problem never arises. Never sets TIF_SINGLESTEP (ptrace's flag: it
+ * would send the task SIGTRAPs).
  */
 #include <linux/irqflags.h>
 #include <linux/ptrace.h>
@@ -34,13 +35,22 @@ const char *itrace_arch_block_impl(void)
 
 bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len)
 {
-	struct pt_regs *regs = task_pt_regs(p);
+	struct pt_regs *regs = READ_ONCE(task_pt_regs(p));
+	unsigned long msr;
 
 	if (!regs) {
 		strscpy(why, "has no user register frame", len);
 		return false;
 	}
-	if (regs->msr & (MSR_SE | MSR_BE)) {
+	/*
+	 * Outside kdb @p can die meanwhile: RCU keeps its task_struct, not
+	 * the stack its frame is on.
+	 */
+	if (copy_from_kernel_nofault(&msr, &regs->msr, sizeof(msr))) {
+		strscpy(why, "is exiting", len);
+		return false;
+	}
+	if (msr & (MSR_SE | MSR_BE)) {
 		strscpy(why, "is already being stepped (MSR_SE/BE set; a debugger?)",
 			len);
 		return false;
@@ -48,16 +58,10 @@ bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len)
 	return true;
 }
 
-/* ppc uprobes do not SIGTRAP a stepped task (issue: they drop SE/BE). */
-void itrace_arch_pre_notify(struct itrace_slot *s, unsigned long val,
-			    void *data)
-{
-}
-
-/* resv.c's fault-in work may still be queued on the previous task */
+/* resv.c's fault-in or uprobe.c's re-arm may still be queued on it */
 bool itrace_arch_slot_busy(const struct itrace_arch_slot *a)
 {
-	return READ_ONCE(a->fault_queued);
+	return READ_ONCE(a->fault_queued) || READ_ONCE(a->rearm_queued);
 }
 
 bool itrace_arch_foreign_stepping(void)
@@ -107,6 +111,32 @@ void itrace_arch_disarm_current(struct itrace_slot *s)
 	local_irq_restore(flags);
 }
 
+/*
+ * ptrace's step helpers (arch/powerpc/kernel/ptrace/ptrace-noadv.c) own
+ * MSR_SE and MSR_BE as much as we do: PTRACE_SINGLESTEP/SINGLEBLOCK
+ * replace our bit with the tracer's and set TIF_SINGLESTEP, PTRACE_CONT
+ * and PTRACE_DETACH clear both bits and the flag, and our stepping would
+ * silently end there. So while the tracer steps, remember which kind of
+ * trap it asked for; once it stops stepping, set our bit again. @p is
+ * off-CPU, and its switch-in invalidates the SRR cache of whatever CPU
+ * it next runs on, so it will return to user mode with this MSR.
+ */
+bool itrace_arch_ptrace_resume(struct itrace_slot *s, struct task_struct *p,
+			       bool rearm)
+{
+	struct pt_regs *regs = task_pt_regs(p);
+
+	if (!regs)
+		return false;
+	if (test_tsk_thread_flag(p, TIF_SINGLESTEP)) {
+		s->arch.foreign_be = regs->msr & MSR_BE;
+		return true;
+	}
+	if (rearm)
+		itrace_ppc_set_trace(s, regs);
+	return regs->msr & (MSR_SE | MSR_BE);
+}
+
 /* @p is switched out: __switch_to() already invalidated the SRR cache. */
 void itrace_arch_disarm_stopped(struct task_struct *p)
 {
@@ -114,6 +144,15 @@ void itrace_arch_disarm_stopped(struct task_struct *p)
 
 	if (regs)
 		regs->msr &= ~(MSR_SE | MSR_BE);
+}
+
+/* ppc sigreturn restores only MSR_LE from the frame: no stray SE/BE. */
+void itrace_arch_signal(struct itrace_slot *s, const struct k_sigaction *ka)
+{
+}
+
+void itrace_arch_slot_release(struct itrace_slot *s)
+{
 }
 
 /* copy_process() -> user_disable_single_step() clears SE/BE already. */

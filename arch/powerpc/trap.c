@@ -146,6 +146,28 @@ static void log_step(struct itrace_slot *s, struct pt_regs *regs,
 }
 
 /*
+ * Our branch trace ran the task from @from in a straight line (a branch
+ * would have trapped; sc does not) until a tracer stopped it, and the
+ * tracer's single step since ran one more instruction and left the task
+ * at @to. Log the line, then that step.
+ */
+static void log_line(struct itrace_slot *s, struct pt_regs *regs,
+		     unsigned long from, unsigned long to)
+{
+	struct itrace_ppc_insn d;
+	unsigned int n;
+
+	for (n = 0; n < SCAN_MAX && classify_at(from, &d); n++) {
+		if (is_branch(&d) || from + d.len == to)
+			break;
+		itrace_emit(s, d.kind == ITRACE_K_SYSCALL ? ITRACE_K_SYSCALL :
+			    ITRACE_K_INSN, from, from + d.len);
+		from += d.len;
+	}
+	log_step(s, regs, from, to);
+}
+
+/*
  * Does the branch @d at @ip explain a branch-trace trap at @to? Taken to
  * its target, or (the architecture traps not-taken branches too) fallen
  * through.
@@ -237,6 +259,13 @@ static void resv_window(struct itrace_slot *s, struct pt_regs *regs)
 	}
 }
 
+void itrace_ppc_resume(struct itrace_slot *s, struct pt_regs *regs)
+{
+	s->prev_ip = regs->nip;
+	resv_window(s, regs);
+	itrace_ppc_set_trace(s, regs);
+}
+
 int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 		     bool rearm)
 {
@@ -251,20 +280,42 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 		else
 			log_step(s, regs, s->prev_ip, regs->nip);
 	}
-	s->prev_ip = regs->nip;
 	if (rearm) {
-		resv_window(s, regs);
-		itrace_ppc_set_trace(s, regs);
+		itrace_ppc_resume(s, regs);
 	} else {
+		s->prev_ip = regs->nip;
 		itrace_ppc_clear_trace(regs);
 	}
 	return NOTIFY_STOP;
 }
 
-int itrace_arch_foreign_step(struct itrace_slot *s, void *data)
+/*
+ * A tracer's single step (MSR_SE) or block step (MSR_BE): which one,
+ * itrace_arch_ptrace_resume() saw when the tracer let the task go. If
+ * our MSR_BE was on before the tracer stopped the task (arch.branch:
+ * the first of its traps), what ran since prev_ip began with a straight
+ * line. The interrupt already cleared both bits; they stay clear, the
+ * tracer sets its own again (and at its PTRACE_CONT we set ours). A
+ * larx window we were running under MSR_BE is over: the tracer moved
+ * the task on.
+ */
+int itrace_arch_foreign_step(struct itrace_slot *s, void *data, bool log)
 {
 	struct die_args *a = data;
+	struct pt_regs *regs = a->regs;
 
-	s->prev_ip = a->regs->nip;
+	s->steps++;
+	if (log) {
+		if (s->arch.foreign_be)
+			log_block(s, regs, s->prev_ip, regs->nip,
+				  s->mode == ITRACE_MODE_INSN);
+		else if (s->arch.branch)
+			log_line(s, regs, s->prev_ip, regs->nip);
+		else
+			log_step(s, regs, s->prev_ip, regs->nip);
+	}
+	s->prev_ip = regs->nip;
+	s->arch.branch = false;
+	s->arch.resv = false;
 	return NOTIFY_DONE;
 }

@@ -6,12 +6,24 @@
 #include <linux/types.h>
 #include <linux/task_work.h>
 
+/* Signal frames deeper than this stay pinned until exit or exec. */
+#define ITRACE_X86_FRAMES	8
+
+/* Where a frame holding our TF lives: [lo, hi), or above lo if hi is ~0. */
+struct itrace_x86_frame {
+	unsigned long lo;
+	unsigned long hi;
+};
+
 struct itrace_arch_slot {
 	bool btf;	/* hardware BTF was armed for the coming trap */
+	bool line;	/* BTF ran since prev_ip, then ptrace dropped it */
 	u8 btf_miss;	/* consecutive BTF traps that were plain steps */
 	bool rearm_queued;		/* rearm_work is on the task's list */
 	unsigned long bp_vaddr;		/* the uprobe being handled */
 	struct callback_head rearm_work;
+	u8 nframes;			/* signal frames pinning the module */
+	struct itrace_x86_frame frame[ITRACE_X86_FRAMES];
 };
 
 #endif /* _ITRACE_ARCH_TYPES_H */

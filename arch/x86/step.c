@@ -12,6 +12,7 @@
 #include <linux/sched.h>
 #include <linux/ptrace.h>
 #include <linux/sched/task_stack.h>
+#include <linux/uaccess.h>
 #include <asm/msr.h>
 #include <asm/processor.h>
 #include <asm/ptrace.h>
@@ -56,8 +57,16 @@ const char *itrace_arch_block_impl(void)
 
 bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len)
 {
-	struct pt_regs *regs = task_pt_regs(p);
+	struct pt_regs frame, *regs = &frame;
 
+	/*
+	 * Outside kdb @p can die meanwhile: RCU keeps its task_struct, not
+	 * its stack (p->stack goes NULL when the stack is freed or cached).
+	 */
+	if (copy_from_kernel_nofault(&frame, task_pt_regs(p), sizeof(frame))) {
+		strscpy(why, "is exiting", len);
+		return false;
+	}
 	if (v8086_mode(regs)) {
 		strscpy(why, "runs in vm86 mode", len);
 		return false;
@@ -99,6 +108,21 @@ void itrace_x86_set_btf(bool on)
 	}
 }
 
+/*
+ * A tracer is stepping current already. TIF_FORCED_TF says ptrace set TF
+ * and makes user_disable_single_step() clear it when the tracer stops
+ * stepping: TF is ours too from now on, so drop the flag. ptrace's own
+ * BTF goes as well: a tracer's block step is a single step while we
+ * trace, as enable_step() makes it when we came first, and so its traps
+ * decode the same.
+ */
+static void share_with_ptrace(void)
+{
+	clear_thread_flag(TIF_FORCED_TF);
+	if (test_thread_flag(TIF_BLOCKSTEP))
+		itrace_x86_set_btf(false);
+}
+
 void itrace_arch_arm_current(struct itrace_slot *s)
 {
 	struct pt_regs *regs = current_pt_regs();
@@ -109,8 +133,12 @@ void itrace_arch_arm_current(struct itrace_slot *s)
 	if (!READ_ONCE(itrace_shutdown)) {
 		s->prev_ip = regs->ip;
 		s->arch.btf_miss = 0;
+		s->arch.line = false;
+		if (test_thread_flag(TIF_SINGLESTEP))
+			share_with_ptrace();
 		s->arch.btf = s->mode == ITRACE_MODE_BLOCK &&
-			      itrace_x86_use_btf();
+			      itrace_x86_use_btf() &&
+			      !test_thread_flag(TIF_SINGLESTEP);
 		if (s->arch.btf)
 			itrace_x86_set_btf(true);
 		regs->flags |= X86_EFLAGS_TF;
@@ -138,6 +166,23 @@ void itrace_arch_disarm_stopped(struct task_struct *p)
 {
 	task_pt_regs(p)->flags &= ~X86_EFLAGS_TF;
 	clear_tsk_thread_flag(p, TIF_BLOCKSTEP);
+}
+
+/*
+ * ptrace leaves a TF it did not set alone (TIF_FORCED_TF, see
+ * share_with_ptrace()), but clears TIF_BLOCKSTEP whenever it resumes a
+ * task. If we had armed BTF, the coming trap is a plain step after the
+ * straight line BTF ran so far: decode it as that (else three such
+ * traps would convict BTF of being ignored by the CPU).
+ */
+bool itrace_arch_ptrace_resume(struct itrace_slot *s, struct task_struct *p,
+			       bool rearm)
+{
+	if (s->arch.btf && !test_tsk_thread_flag(p, TIF_BLOCKSTEP)) {
+		s->arch.btf = false;
+		s->arch.line = true;
+	}
+	return task_pt_regs(p)->flags & X86_EFLAGS_TF;
 }
 
 /*

@@ -37,6 +37,9 @@ atomic_long_t itrace_x86_lost_dr6;
  * DR6 on the way out and the BS bit is gone. exc_debug_user() would take
  * that for an ICEBP and send SIGTRAP. The caller still requires the task
  * to be one we armed, and itrace_arch_step() rules out a real ICEBP.
+ * A DR6 that hw_breakpoint emptied is no such case: it moved a ptrace
+ * breakpoint's hit to virtual_dr6 (a hit of perf's alone ends the #DB
+ * with NOTIFY_STOP before us).
  */
 bool itrace_arch_is_step_trap(unsigned long val, void *data)
 {
@@ -46,17 +49,24 @@ bool itrace_arch_is_step_trap(unsigned long val, void *data)
 	if (val != DIE_DEBUG || !user_mode(a->regs))
 		return false;
 	return (*dr6 & DR_STEP) ||
-	       (!*dr6 && (a->regs->flags & X86_EFLAGS_TF));
+	       (!*dr6 && (a->regs->flags & X86_EFLAGS_TF) &&
+		!(current->thread.virtual_dr6 & DR_TRAP_BITS));
 }
 
 bool itrace_arch_status(char *buf, size_t len)
 {
 	long n = atomic_long_read(&itrace_x86_lost_dr6);
+	int f = atomic_read(&itrace_x86_frames);
+	int w = 0;
 
-	if (!n)
+	if (!n && !f)
 		return false;
-	snprintf(buf, len, "%ld step trap%s had DR6 wiped by a kdb entry (recovered)",
-		 n, n == 1 ? "" : "s");
+	if (n)
+		w = snprintf(buf, len, "%ld step trap%s had DR6 wiped by a kdb entry (recovered)%s",
+			     n, n == 1 ? "" : "s", f ? "; " : "");
+	if (f && w < len)
+		snprintf(buf + w, len - w, "%d signal frame%s with TF: module pinned until %s",
+			 f, f == 1 ? "" : "s", f == 1 ? "it returns" : "they return");
 	return true;
 }
 
@@ -134,6 +144,28 @@ static void log_step(struct itrace_slot *s, struct pt_regs *regs,
 	itrace_emit(s, ITRACE_K_ASYNC, from, to);
 }
 
+/*
+ * Our BTF ran the task from @from in a straight line (a branch would
+ * have trapped; a syscall does not) until ptrace stopped it and dropped
+ * BTF; a plain step since ran one more instruction and left the task
+ * at @to. Log the line, then that step.
+ */
+static void log_line(struct itrace_slot *s, struct pt_regs *regs,
+		     unsigned long from, unsigned long to)
+{
+	struct itrace_x86_insn d;
+	unsigned int n;
+
+	for (n = 0; n < BTF_SCAN_MAX && decode_at(regs, from, &d); n++) {
+		if ((d.kind != ITRACE_K_INSN && d.kind != ITRACE_K_SYSCALL) ||
+		    from + d.len == to || from == to)
+			break;
+		itrace_emit(s, d.kind, from, from + d.len);
+		from += d.len;
+	}
+	log_step(s, regs, from, to);
+}
+
 struct scan_ctx {
 	struct itrace_slot *s;
 	struct pt_regs *regs;
@@ -180,10 +212,19 @@ static bool log_block(struct itrace_slot *s, struct pt_regs *regs,
 	}
 }
 
+/* A plain step, from where the last trap left the task or after a line. */
+static void log_plain(struct itrace_slot *s, struct pt_regs *regs)
+{
+	if (s->arch.line)
+		log_line(s, regs, s->prev_ip, regs->ip);
+	else
+		log_step(s, regs, s->prev_ip, regs->ip);
+}
+
 static void log_trap(struct itrace_slot *s, struct pt_regs *regs)
 {
 	if (!s->arch.btf) {
-		log_step(s, regs, s->prev_ip, regs->ip);
+		log_plain(s, regs);
 		return;
 	}
 	if (log_block(s, regs, s->prev_ip, regs->ip)) {
@@ -199,8 +240,14 @@ static void log_trap(struct itrace_slot *s, struct pt_regs *regs)
 /*
  * Consume DR6.BS. exc_debug_user() already copied BS into virtual_dr6,
  * and ORs that back before deciding on SIGTRAP, so clear it there too.
- * Anything else pending (a watchpoint, a bus lock) is not ours: let the
- * rest of the #DB path see it.
+ * Anything else pending is not ours: a ptrace breakpoint's hit (moved to
+ * virtual_dr6 by hw_breakpoint) or a bus lock must reach the rest of
+ * the #DB path. A DR_TRAPn bit still in DR6 is not pending, though:
+ * hw_breakpoint leaves the bit of an execute breakpoint on the step's
+ * target for the fault it raises again once we return (TF takes
+ * precedence), and exc_debug_user() would turn that bit into a SIGTRAP
+ * that kills the task. hw_breakpoint's own verdict (NOTIFY_STOP without
+ * BS) ignores such bits the same way.
  */
 static int consume(struct die_args *a)
 {
@@ -208,9 +255,27 @@ static int consume(struct die_args *a)
 
 	*dr6 &= ~DR_STEP;
 	current->thread.virtual_dr6 &= ~DR_STEP;
-	if (*dr6 || (current->thread.virtual_dr6 & DR_TRAP_BITS))
+	if ((*dr6 & ~DR_TRAP_BITS) ||
+	    (current->thread.virtual_dr6 & DR_TRAP_BITS))
 		return NOTIFY_DONE;
 	return NOTIFY_STOP;
+}
+
+/*
+ * A step trap without DR6.BS is one whose DR6 was wiped, unless the
+ * program ran an int1 of its own: false for that one, which is not a
+ * step at all.
+ */
+static bool is_step(struct itrace_slot *s, struct die_args *a)
+{
+	unsigned long *dr6 = (unsigned long *)ERR_PTR(a->err);
+
+	if (*dr6 & DR_STEP)
+		return true;
+	if (is_icebp(s->prev_ip))
+		return false;
+	atomic_long_inc(&itrace_x86_lost_dr6);
+	return true;
 }
 
 int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
@@ -218,17 +283,16 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 {
 	struct die_args *a = data;
 	struct pt_regs *regs = a->regs;
-	unsigned long *dr6 = (unsigned long *)ERR_PTR(a->err);
 
-	if (!(*dr6 & DR_STEP)) {
-		if (is_icebp(s->prev_ip))
-			return NOTIFY_DONE;	/* the program's own int1 */
-		atomic_long_inc(&itrace_x86_lost_dr6);
-	}
+	if (!is_step(s, a))
+		return NOTIFY_DONE;
+	if (unlikely(s->arch.nframes))
+		itrace_x86_frames_pop(s, regs->sp);
 	s->steps++;
 	if (log)
 		log_trap(s, regs);
 	s->prev_ip = regs->ip;
+	s->arch.line = false;
 	if (rearm) {
 		/* the #DB cleared BTF and TIF_BLOCKSTEP: set them again */
 		s->arch.btf = s->mode == ITRACE_MODE_BLOCK &&
@@ -244,10 +308,24 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 	return consume(a);
 }
 
-int itrace_arch_foreign_step(struct itrace_slot *s, void *data)
+/*
+ * A tracer's step is always a single step: enable_step() in
+ * arch/x86/kernel/step.c turns PTRACE_SINGLEBLOCK into one when TF was
+ * already ours, and itrace_arch_arm_current() does when the tracer came
+ * first. BS stays in DR6 and virtual_dr6 for the tracer's SIGTRAP, TF
+ * and BTF stay as ptrace wants them.
+ */
+int itrace_arch_foreign_step(struct itrace_slot *s, void *data, bool log)
 {
 	struct die_args *a = data;
 
+	if (!is_step(s, a))
+		return NOTIFY_DONE;
+	s->steps++;
+	if (log)
+		log_plain(s, a->regs);
 	s->prev_ip = a->regs->ip;
+	s->arch.btf = false;
+	s->arch.line = false;
 	return NOTIFY_DONE;
 }

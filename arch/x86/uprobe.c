@@ -5,7 +5,8 @@
  * instruction, or after its out-of-line step), and it drops BTF. So
  * before uprobes sees its int3 on a task we step, TF is handed back;
  * once uprobes is done with the probe, a task_work in the task's own
- * context logs the probed instruction and sets TF again.
+ * context logs the probed instruction and sets TF again. Signal
+ * delivery (sigframe.c) re-arms through the same task_work.
  */
 #include <linux/kdebug.h>
 #include <linux/ptrace.h>
@@ -42,7 +43,7 @@ static void rearm_work(struct callback_head *cb)
 		local_irq_save(flags);
 		if (atomic_read(&s->state) == ITRACE_ARMED &&
 		    !READ_ONCE(itrace_shutdown)) {
-			/* the probed instruction, run by uprobes */
+			/* the probed instruction, or signal delivery */
 			itrace_emit(s, ITRACE_K_ASYNC, a->bp_vaddr, regs->ip);
 			itrace_arch_arm_current(s);
 		}
@@ -55,6 +56,18 @@ static void queue_rearm(struct itrace_slot *s)
 {
 	itrace_work_queue(current, &s->arch.rearm_work, &s->arch.rearm_queued,
 			  rearm_work, TWA_RESUME);
+}
+
+/*
+ * Signal delivery: handle_signal() clears TF for the handler. Set it
+ * again from task_work, which runs after the frame is built, so the
+ * handler is traced; the record goes from @from (where the signal came
+ * in) to the handler.
+ */
+void itrace_x86_rearm_after(struct itrace_slot *s, unsigned long from)
+{
+	s->arch.bp_vaddr = from;
+	queue_rearm(s);
 }
 
 void itrace_arch_pre_notify(struct itrace_slot *s, unsigned long val,

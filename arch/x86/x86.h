@@ -11,4 +11,9 @@ extern atomic_long_t itrace_x86_lost_dr6;
 bool itrace_x86_use_btf(void);
 void itrace_x86_set_btf(bool on);
 
+struct itrace_slot;
+extern atomic_t itrace_x86_frames;
+void itrace_x86_frames_pop(struct itrace_slot *s, unsigned long sp);
+void itrace_x86_rearm_after(struct itrace_slot *s, unsigned long from);
+
 #endif /* _ITRACE_X86_H */

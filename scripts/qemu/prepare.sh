@@ -47,8 +47,18 @@ else
 	# clobbered by the other arch's build.
 	say "module against $kdir"
 	mkdir -p "$b/module"
+	# Copy only what changed, stamped now: a copy keeping the source's
+	# mtime can look older than a stale object (e.g. after a merge) and
+	# kbuild would not rebuild it. Sources gone from the tree go too.
 	(cd "$ITRACE_TOP" && find Kbuild kdb-itrace arch -name Kbuild -o \
-		-name '*.[ch]') | (cd "$ITRACE_TOP" && cpio -pdmu --quiet "$b/module")
+		-name '*.[ch]') | while IFS= read -r f; do
+		cmp -s "$ITRACE_TOP/$f" "$b/module/$f" && continue
+		mkdir -p "$b/module/$(dirname "$f")"
+		cp "$ITRACE_TOP/$f" "$b/module/$f"
+	done
+	(cd "$b/module" && find kdb-itrace arch -name '*.[ch]') | while IFS= read -r f; do
+		[ -e "$ITRACE_TOP/$f" ] || rm -f "$b/module/$f" "$b/module/${f%.[ch]}.o"
+	done
 	run module make -C "$kdir" M="$b/module" ARCH="$KARCH" \
 		CROSS_COMPILE="$KCROSS" W=1 modules
 	module=(--module "$b/module/kdb_itrace.ko")
@@ -63,7 +73,8 @@ if [ "$ITRACE_KVARIANT" = debug ]; then
 	module+=(--kmod "$b/kmod/itrace_canary.ko")
 fi
 progs=()
-for p in tp_loop tp_spin tp_atomic tp_life; do
+for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_syscall \
+	tp_cred; do
 	if [ $no_module -eq 1 ]; then
 		rm -f "$b/$p"
 		if ! $TARGET_CC -static -O1 -fno-inline -g -o "$b/$p" \

@@ -6,6 +6,7 @@
 #ifndef _ITRACE_HOST_SHIM_H
 #define _ITRACE_HOST_SHIM_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
@@ -28,5 +29,8 @@ typedef int64_t s64;
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define container_of(p, type, member) \
+	((type *)((char *)(p) - offsetof(type, member)))
+#define __printf(a, b)		__attribute__((format(printf, a, b)))
 
 #endif /* _ITRACE_HOST_SHIM_H */

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Host unit tests of the pure-C parts, built with the kernel's warning
-# flags: parser, ring, formatter, x86 decoder, ppc classifier; then the
-# decoder and the classifier against objdump over real code. Prints
-# PASS/FAIL lines for tests/run-all.sh.
+# flags: parser, ring, formatter, output sinks, x86 decoder, ppc
+# classifier; then the decoder and the classifier against objdump over
+# real code. Prints PASS/FAIL lines for tests/run-all.sh.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/qemu/lib.sh"
@@ -32,10 +32,11 @@ unit() { # unit NAME SOURCES...: build and run one test binary
 	fi
 }
 
-unit test_parse "$top/tests/host/test_parse.c" "$core/parse.c"
+unit test_parse "$top/tests/host/test_parse.c" "$core/parse.c" "$core/kind.c"
 unit test_ring "$top/tests/host/test_ring.c" "$core/ring.c"
-unit test_format "$top/tests/host/test_format.c" "$core/format.c" \
+unit test_format "$top/tests/host/test_format.c" "$core/format.c" "$core/kind.c" \
 	"$core/symmap.c"
+unit test_out "$top/tests/host/test_out.c" "$core/out.c"
 # The decoder tests print summaries; turn them into PASS/FAIL lines.
 summaries() {
 	awk '

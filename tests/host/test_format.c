@@ -37,6 +37,21 @@ int main(void)
 	CHECK_STR("format addr in vdso", buf, "[vdso]+0x234");
 	itrace_format_addr(buf, sizeof(buf), NULL, 0x10);
 	CHECK_STR("format addr without map", buf, "0x10");
+	{
+		/* file names may hold any byte but '/' */
+		struct itrace_symmap odd = {
+			.nr = 1,
+			.map = { { 0x1000, 0x2000, 0, "a\nb\x1b[2J\xc3\xa9" } },
+		};
+
+		itrace_format_addr(buf, sizeof(buf), &odd, 0x1010);
+		CHECK_STR("format addr name control bytes as '?'", buf,
+			  "a?b?[2J\?\?+0x10");
+		memset(odd.map[0].name, 'y', ITRACE_MAP_NAME);
+		itrace_format_addr(buf, sizeof(buf), &odd, 0x1010);
+		CHECK_STR("format addr name without NUL", buf,
+			  "yyyyyyyyyyyyyyyyyyyyyyyy+0x10");
+	}
 
 	itrace_format_sym(buf, sizeof(buf), &r, 1, &m);
 	CHECK_STR("format sym line", buf,

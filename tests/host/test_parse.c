@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host tests of the `itrace` command parser: every subcommand and every
- * class of bad input, with the exact one-line error each one gets.
+ * class of bad input, with the exact one-line error each one gets; and
+ * the line splitting of the debugfs control file.
  */
 #include <stdlib.h>
 #include "check.h"
+#include "../../kdb-itrace/kind.h"
 #include "../../kdb-itrace/parse.h"
 
 #define MAXARGS 16
@@ -24,6 +26,14 @@ static int parse_line(const char *line, struct itrace_cmd *cmd, char *err,
 	return itrace_parse(argc, argv, cmd, err, errlen);
 }
 
+/* Test names go to the log as one line each, like the errors. */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if (*s < ' ' || *s > '~')
+			*s = '?';
+}
+
 struct ok_case {
 	const char *line;
 	enum itrace_op op;
@@ -31,23 +41,31 @@ struct ok_case {
 	enum itrace_mode mode;
 	unsigned int count;
 	bool raw;
+	unsigned int flags;
 };
 
 static const struct ok_case ok_cases[] = {
-	{ "", ITRACE_OP_STATUS, 0, ITRACE_MODE_INSN, 0, false },
-	{ "status", ITRACE_OP_STATUS, 0, ITRACE_MODE_INSN, 0, false },
-	{ "help", ITRACE_OP_HELP, 0, ITRACE_MODE_INSN, 0, false },
-	{ "clear", ITRACE_OP_CLEAR, 0, ITRACE_MODE_INSN, 0, false },
-	{ "on 123", ITRACE_OP_ON, 123, ITRACE_MODE_INSN, 0, false },
-	{ "on 1 insn", ITRACE_OP_ON, 1, ITRACE_MODE_INSN, 0, false },
-	{ "on 4194304 block", ITRACE_OP_ON, 4194304, ITRACE_MODE_BLOCK, 0, false },
-	{ "off 77", ITRACE_OP_OFF, 77, ITRACE_MODE_INSN, 0, false },
-	{ "off all", ITRACE_OP_OFF, 0, ITRACE_MODE_INSN, 0, false },
-	{ "log", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, ITRACE_LOG_DEFAULT_N, false },
-	{ "log -n 20", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, 20, false },
-	{ "log -n 0 -r", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, 0, true },
-	{ "log -r 55", ITRACE_OP_LOG, 55, ITRACE_MODE_INSN, ITRACE_LOG_DEFAULT_N, true },
-	{ "log 55 -n 3", ITRACE_OP_LOG, 55, ITRACE_MODE_INSN, 3, false },
+	{ "", ITRACE_OP_STATUS, 0, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "status", ITRACE_OP_STATUS, 0, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "help", ITRACE_OP_HELP, 0, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "clear", ITRACE_OP_CLEAR, 0, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "on 123", ITRACE_OP_ON, 123, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "on 1 insn", ITRACE_OP_ON, 1, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "on 4194304 block", ITRACE_OP_ON, 4194304, ITRACE_MODE_BLOCK, 0, false, 0 },
+	{ "off 77", ITRACE_OP_OFF, 77, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "off all", ITRACE_OP_OFF, 0, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "log", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, ITRACE_LOG_DEFAULT_N, false, 0 },
+	{ "log -n 20", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, 20, false, 0 },
+	{ "log -n 0 -r", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, 0, true, 0 },
+	{ "log -r 55", ITRACE_OP_LOG, 55, ITRACE_MODE_INSN, ITRACE_LOG_DEFAULT_N, true, 0 },
+	{ "log 55 -n 3", ITRACE_OP_LOG, 55, ITRACE_MODE_INSN, 3, false, 0 },
+	{ "on 9 threads", ITRACE_OP_ON, 9, ITRACE_MODE_INSN, 0, false,
+	  ITRACE_F_THREADS },
+	{ "on 9 follow block", ITRACE_OP_ON, 9, ITRACE_MODE_BLOCK, 0, false,
+	  ITRACE_F_FOLLOW },
+	{ "on 9 follow-exec threads insn follow", ITRACE_OP_ON, 9,
+	  ITRACE_MODE_INSN, 0, false,
+	  ITRACE_F_EXEC | ITRACE_F_THREADS | ITRACE_F_FOLLOW },
 };
 
 struct bad_case {
@@ -58,7 +76,7 @@ struct bad_case {
 static const struct bad_case bad_cases[] = {
 	{ "bogus", "itrace: unknown subcommand 'bogus' (itrace help)" },
 	{ "ON 12", "itrace: unknown subcommand 'ON' (itrace help)" },
-	{ "on", "itrace on: missing pid (itrace on <pid> [insn|block])" },
+	{ "on", "itrace on: missing pid (itrace on <pid> [insn|block] [options]; itrace help)" },
 	{ "on abc", "itrace on: bad pid 'abc'" },
 	{ "on 12x", "itrace on: bad pid '12x'" },
 	{ "on -5", "itrace on: bad pid '-5'" },
@@ -67,8 +85,21 @@ static const struct bad_case bad_cases[] = {
 	{ "on 4194305", "itrace on: bad pid '4194305'" },
 	{ "on 99999999999999999999", "itrace on: bad pid '99999999999999999999'" },
 	{ "on 0x10", "itrace on: bad pid '0x10'" },
-	{ "on 12 fast", "itrace on: bad mode 'fast' (insn or block)" },
-	{ "on 12 block extra", "itrace on: unexpected argument 'extra'" },
+	{ "on 12 fast", "itrace on: bad option 'fast' (insn, block, threads, follow, follow-exec, kinds)" },
+	{ "on 12 block extra", "itrace on: bad option 'extra' (insn, block, threads, follow, follow-exec, kinds)" },
+	{ "on 12 block insn", "itrace on: 'insn': mode already given" },
+	{ "on 12 insn insn", "itrace on: 'insn': mode already given" },
+	{ "on 12 threads follow threads", "itrace on: 'threads' given twice" },
+	{ "on 12 Threads", "itrace on: bad option 'Threads' (insn, block, threads, follow, follow-exec, kinds)" },
+	{ "on 12 follow-", "itrace on: bad option 'follow-' (insn, block, threads, follow, follow-exec, kinds)" },
+	{ "on threads 12", "itrace on: bad pid 'threads'" },
+	{ "on 12 kinds", "itrace on: kinds needs a list (kinds call,ret or kinds none)" },
+	{ "on 12 kinds call,", "itrace on: bad kind '' in kinds (itrace help)" },
+	{ "on 12 kinds ,call", "itrace on: bad kind '' in kinds (itrace help)" },
+	{ "on 12 kinds call,rets", "itrace on: bad kind 'rets' in kinds (itrace help)" },
+	{ "on 12 kinds none,call", "itrace on: bad kind 'none' in kinds (itrace help)" },
+	{ "on 12 kinds block", "itrace on: bad kind 'block' in kinds (itrace help)" },
+	{ "on 12 kinds call kinds ret", "itrace on: 'kinds' given twice" },
 	{ "off", "itrace off: missing pid or 'all' (itrace off <pid>|all)" },
 	{ "off x", "itrace off: bad pid 'x'" },
 	{ "off all 3", "itrace off: unexpected argument '3'" },
@@ -82,7 +113,43 @@ static const struct bad_case bad_cases[] = {
 	{ "log -x", "itrace log: unknown option '-x' (-n N, -r)" },
 	{ "log 1 2", "itrace log: unexpected argument '2'" },
 	{ "log zz", "itrace log: bad pid 'zz'" },
+	/* the word is echoed; control bytes must not break the line */
+	{ "bogus\nsub", "itrace: unknown subcommand 'bogus?sub' (itrace help)" },
+	{ "on \x1b[2J", "itrace on: bad pid '?[2J'" },
+	{ "log -n 1\r", "itrace log: bad count '1?'" },
+	{ "off \xc3\xa9", "itrace off: bad pid '\?\?'" },
 };
+
+static void test_split(void)
+{
+	const char *argv[ITRACE_MAX_WORDS];
+	char line[256];
+	int n;
+
+	snprintf(line, sizeof(line), "  on 12\tblock\n");
+	n = itrace_split(line, argv, ITRACE_MAX_WORDS);
+	CHECK("split on blanks, tabs, newline", n == 3);
+	CHECK_STR("split word 1", argv[0], "on");
+	CHECK_STR("split word 2", argv[1], "12");
+	CHECK_STR("split word 3", argv[2], "block");
+	line[0] = '\0';
+	CHECK("split empty line", itrace_split(line, argv, 4) == 0);
+	snprintf(line, sizeof(line), " \n\t ");
+	CHECK("split blank line", itrace_split(line, argv, 4) == 0);
+	snprintf(line, sizeof(line), "status\nclear\n");
+	n = itrace_split(line, argv, ITRACE_MAX_WORDS);
+	CHECK("split: a newline is a blank, not a command separator",
+	      n == 2 && !strcmp(argv[0], "status") && !strcmp(argv[1], "clear"));
+	snprintf(line, sizeof(line), "a b c d");
+	CHECK("split exactly max words", itrace_split(line, argv, 4) == 4 &&
+	      !strcmp(argv[3], "d"));
+	snprintf(line, sizeof(line), "a b c d e");
+	CHECK("split more than max words", itrace_split(line, argv, 4) == -1);
+	snprintf(line, sizeof(line), "x\r");
+	n = itrace_split(line, argv, 4);
+	CHECK("split keeps other control characters in the word",
+	      n == 1 && !strcmp(argv[0], "x\r"));
+}
 
 int main(void)
 {
@@ -97,15 +164,41 @@ int main(void)
 		snprintf(name, sizeof(name), "parse ok '%s'", c->line);
 		CHECK(name, ret == 0 && cmd.op == c->op && cmd.pid == c->pid &&
 		      cmd.mode == c->mode && cmd.count == c->count &&
-		      cmd.raw == c->raw && err[0] == '\0');
+		      cmd.raw == c->raw && cmd.flags == c->flags &&
+		      err[0] == '\0');
 	}
 	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
 		const struct bad_case *c = &bad_cases[i];
 		int ret = parse_line(c->line, &cmd, err, sizeof(err));
 
 		snprintf(name, sizeof(name), "parse rejects '%s'", c->line);
+		printable(name);
 		CHECK(name, ret == -1);
 		CHECK_STR(name, err, c->err);
+	}
+	/* kind filters: the mask each one gives */
+	{
+		static const struct {
+			const char *line;
+			unsigned int kinds;
+		} kc[] = {
+			{ "on 5", ITRACE_KINDS_ALL },
+			{ "on 5 kinds none", 0 },
+			{ "on 5 block kinds call,ret",
+			  (1u << ITRACE_K_CALL) | (1u << ITRACE_K_RET) },
+			{ "on 5 kinds async,insn,jcc-nt",
+			  (1u << ITRACE_K_ASYNC) | (1u << ITRACE_K_INSN) |
+			  (1u << ITRACE_K_JCC_NT) },
+			{ "off 5", 0 },
+		};
+
+		for (i = 0; i < sizeof(kc) / sizeof(kc[0]); i++) {
+			snprintf(name, sizeof(name), "parse kinds '%s'",
+				 kc[i].line);
+			CHECK(name, !parse_line(kc[i].line, &cmd, err,
+						sizeof(err)) &&
+			      cmd.kinds == kc[i].kinds);
+		}
 	}
 	/* a short error buffer truncates, never overflows */
 	{
@@ -119,6 +212,7 @@ int main(void)
 	}
 	for (i = 0; itrace_help_lines[i]; i++)
 		;
-	CHECK("help has a line per subcommand", i == 6);
+	CHECK("help has the expected line count", i == 12);
+	test_split();
 	return check_failed ? 1 : 0;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host tests of the branch-log ring: order, wrap-around, eviction
- * reports (the basis of per-task drop counts), the clear floor, and
- * torn records left by a writer frozen at each point of a push.
+ * reports (the basis of per-task drop counts), the clear floor and the
+ * snapshot ceiling, torn records left by a writer frozen at each point
+ * of a push, and the streaming reader (itrace_ring_read_at) against a
+ * writer in progress and a writer that laps it.
  */
 #include <stdlib.h>
 #include "check.h"
@@ -24,13 +26,14 @@ static struct itrace_rec mk(u64 seq)
 }
 
 /* Read all complete records; returns count, fills seqs[]. */
-static int read_all(u64 min_seq, u64 *seqs, u64 *torn)
+static int read_upto(u64 min_seq, u64 max_seq, u64 *seqs, u64 *torn,
+		     u64 *late)
 {
 	struct itrace_ring_iter it;
 	struct itrace_rec r;
 	int n = 0;
 
-	itrace_ring_iter_start(&it, &ring, min_seq);
+	itrace_ring_iter_start(&it, &ring, min_seq, max_seq);
 	while (itrace_ring_iter_next(&it, &r)) {
 		struct itrace_rec want = mk(r.seq);
 
@@ -39,7 +42,58 @@ static int read_all(u64 min_seq, u64 *seqs, u64 *torn)
 		seqs[n++] = r.seq;
 	}
 	*torn = it.torn;
+	*late = it.late;
 	return n;
+}
+
+static int read_all(u64 min_seq, u64 *seqs, u64 *torn)
+{
+	u64 late;
+
+	return read_upto(min_seq, ~0ULL, seqs, torn, &late);
+}
+
+/* The streaming reader, against the same kind of frozen writer. */
+static void test_read_at(void)
+{
+	struct itrace_rec st[4], r, ev;
+	struct itrace_ring rg;
+	u64 i;
+
+	itrace_ring_init(&rg, st, 4, 0);
+	CHECK("read_at nothing yet", itrace_ring_read_at(&rg, 0, &r) == 0);
+	for (i = 1; i <= 3; i++) {
+		r = mk(i);
+		itrace_ring_push(&rg, &r, &ev);
+	}
+	CHECK("read_at first record",
+	      itrace_ring_read_at(&rg, 0, &r) == 1 && r.seq == 1 &&
+	      r.from == 0x1001);
+	CHECK("read_at last record",
+	      itrace_ring_read_at(&rg, 2, &r) == 1 && r.seq == 3);
+	CHECK("read_at past the end", itrace_ring_read_at(&rg, 3, &r) == 0);
+	/* writer frozen after seq = 0 and head++: try again, not skip */
+	st[3].seq = 0;
+	rg.head = 4;
+	CHECK("read_at record being written is not ready",
+	      itrace_ring_read_at(&rg, 3, &r) == 0);
+	r = mk(4);
+	st[3] = r;
+	CHECK("read_at completed record",
+	      itrace_ring_read_at(&rg, 3, &r) == 1 && r.seq == 4);
+	for (i = 5; i <= 9; i++) {
+		r = mk(i);
+		itrace_ring_push(&rg, &r, &ev);
+	}
+	/* 9 pushed into 4: numbers 0..4 are gone, 5..8 are seqs 6..9 */
+	CHECK("read_at lapped record", itrace_ring_read_at(&rg, 4, &r) == -1);
+	CHECK("read_at oldest kept",
+	      itrace_ring_read_at(&rg, 5, &r) == 1 && r.seq == 6);
+	/* the writer came round to number 5's slot (seq = 0, head++) */
+	st[5 & 3].seq = 0;
+	rg.head = 10;
+	CHECK("read_at slot being overwritten is lapped",
+	      itrace_ring_read_at(&rg, 5, &r) == -1);
 }
 
 static bool seq_range(const u64 *seqs, int n, u64 first)
@@ -124,6 +178,16 @@ int main(void)
 		CHECK("ring stale record skipped",
 		      n == N - 1 && seq_range(seqs, n, 15) && torn == 1);
 	}
+	/* a snapshot ceiling: records newer than it are counted, not shown */
+	{
+		u64 late;
+
+		n = read_upto(0, 18, seqs, &torn, &late);
+		CHECK("ring ceiling hides newer records",
+		      n == 4 && seq_range(seqs, n, 15) && late == 3 &&
+		      torn == 1);
+	}
+	test_read_at();
 	CHECK("ring record is 32 bytes", sizeof(struct itrace_rec) == 32);
 	return check_failed ? 1 : 0;
 }

@@ -7,13 +7,16 @@
  *           the child's exit status
  *   exec    execs itself as "tp_life done", which prints and exits 0
  *   signal  raises SIGUSR1; the handler reads a second byte from the
- *           fifo, so the test can turn tracing off while the task is
- *           inside the handler; then sigreturn
+ *           fifo, so the test can turn tracing off (or unload) while the
+ *           task is inside the handler; then sigreturn
+ *   longjmp the same, but the handler leaves with siglongjmp() and the
+ *           program then calls after_jump() (its frame is abandoned)
  * Every mode then blocks for a last byte and exits 0.
  *
- * usage: tp_life fork|exec|signal FIFO     or: tp_life done
+ * usage: tp_life fork|exec|signal|longjmp FIFO     or: tp_life done
  */
 #include <fcntl.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +25,20 @@
 
 static int fd;
 static volatile int handled;
+static sigjmp_buf env;
+
+static void handler_jump(int sig)
+{
+	char c;
+
+	if (read(fd, &c, 1) == 1)
+		siglongjmp(env, sig);
+}
+
+__attribute__((noinline)) int after_jump(int x)
+{
+	return x * 3;
+}
 
 static void handler(int sig)
 {
@@ -50,7 +67,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: tp_life fork|exec|signal FIFO\n");
+		fprintf(stderr, "usage: tp_life fork|exec|signal|longjmp FIFO\n");
 		return 2;
 	}
 	fd = open(argv[2], O_RDWR);
@@ -75,6 +92,16 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "exec")) {
 		execl("/proc/self/exe", "tp_life", "done", (char *)NULL);
 		return 4;
+	} else if (!strcmp(argv[1], "longjmp")) {
+		int sig = sigsetjmp(env, 1);
+
+		if (!sig) {
+			signal(SIGUSR1, handler_jump);
+			raise(SIGUSR1);
+			return 5;	/* the handler never returns */
+		}
+		printf("tp_life: longjmp out of handler %d, %d\n", sig,
+		       after_jump(sig));
 	} else {
 		raise(SIGUSR1);
 		printf("tp_life: handler %s\n", handled ? "ran" : "did not run");

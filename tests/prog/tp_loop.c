@@ -70,6 +70,16 @@ __attribute__((noinline, noclone)) long raw_write(long fd, const void *buf,
 
 __attribute__((noinline, noclone)) int leaf(int x)
 {
+#if defined(__powerpc64__)
+	unsigned long tb;
+
+	/*
+	 * The kernel's instruction emulator leaves timebase reads alone, so
+	 * a uprobe here is stepped out of line (uprobe.exp probes both kinds).
+	 */
+	asm volatile("mftb %0" : "=r"(tb));
+	(void)tb;
+#endif
 	return x * 3 + 1;
 }
 

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The read-only debugfs files, in the raw format of `itrace log -r`:
+ * log, a snapshot of the whole log taken at open(), and stream, every
+ * record logged after open(), as it comes. Readers poll: the trap path
+ * runs with IRQs off and must not wake anyone, so a blocked stream
+ * reader looks for new records every STREAM_POLL_MS.
+ */
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include "itrace.h"
+#include "debugfs.h"
+#include "format.h"
+
+#define STREAM_POLL_MS	100
+
+struct rd_file {
+	struct mutex lock;		/* the fields below */
+	struct itrace_merge *merge;	/* log */
+	struct itrace_tail *tail;	/* stream */
+	bool done;			/* log: everything was read */
+	size_t len, off;		/* text[off..len) still to copy */
+	char text[2 * ITRACE_LINE_MAX];
+};
+
+static int rd_open(struct inode *inode, struct file *file, bool stream)
+{
+	struct rd_file *rf;
+	int ret = itrace_debugfs_may_open();
+
+	if (ret)
+		return ret;
+	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
+	if (!rf)
+		return -ENOMEM;
+	mutex_init(&rf->lock);
+	if (stream)
+		rf->tail = itrace_tail_alloc();
+	else
+		rf->merge = itrace_merge_alloc();
+	if (!rf->tail && !rf->merge) {
+		kfree(rf);
+		return -ENOMEM;
+	}
+	if (stream)
+		itrace_tail_start(rf->tail);
+	else
+		itrace_merge_start(rf->merge, 0, itrace_log_last_seq());
+	file->private_data = rf;
+	return stream_open(inode, file);
+}
+
+static int rd_release(struct inode *inode, struct file *file)
+{
+	struct rd_file *rf = file->private_data;
+
+	itrace_merge_free(rf->merge);
+	itrace_tail_free(rf->tail);
+	kfree(rf);
+	return 0;
+}
+
+static int add_line(struct rd_file *rf, const struct itrace_rec *r,
+		    unsigned int cpu)
+{
+	return itrace_format_raw(rf->text + rf->len,
+				 sizeof(rf->text) - rf->len, r, cpu);
+}
+
+/* Refill rf->text with the next log line; false at the end. */
+static bool log_refill(struct rd_file *rf)
+{
+	struct itrace_rec r;
+	unsigned int cpu;
+	u64 n;
+
+	if (rf->done)
+		return false;
+	if (itrace_merge_next(rf->merge, &r, &cpu)) {
+		rf->len = add_line(rf, &r, cpu);
+		return true;
+	}
+	rf->done = true;
+	n = itrace_merge_torn(rf->merge) + itrace_merge_late(rf->merge);
+	if (!n)
+		return false;
+	rf->len = scnprintf(rf->text, sizeof(rf->text),
+			    "itrace: %llu record%s skipped (overwritten while read)\n",
+			    n, n == 1 ? "" : "s");
+	return true;
+}
+
+/* Refill with the next stream record(s); false if none is there yet. */
+static bool stream_refill(struct rd_file *rf, bool *waiting)
+{
+	struct itrace_rec r;
+	unsigned int cpu;
+	u64 lost;
+
+	if (!itrace_tail_next(rf->tail, &r, &cpu, waiting))
+		return false;
+	lost = itrace_tail_take_lost(rf->tail);
+	if (lost)
+		rf->len = scnprintf(rf->text, sizeof(rf->text),
+				    "itrace: %llu record%s lost (not read in time)\n",
+				    lost, lost == 1 ? "" : "s");
+	rf->len += add_line(rf, &r, cpu);
+	return true;
+}
+
+/*
+ * Copy what is there, refilling line by line, until @count bytes or
+ * nothing more. Returns the bytes copied, or -EFAULT if none could be.
+ */
+static ssize_t drain(struct rd_file *rf, char __user *ubuf, size_t count,
+		     bool *waiting)
+{
+	size_t copied = 0;
+
+	while (copied < count) {
+		size_t n;
+
+		if (rf->off == rf->len) {
+			rf->off = 0;
+			rf->len = 0;
+			if (rf->merge ? !log_refill(rf) :
+					!stream_refill(rf, waiting))
+				break;
+			rf->len = min(rf->len, sizeof(rf->text) - 1);
+		}
+		n = min(rf->len - rf->off, count - copied);
+		if (copy_to_user(ubuf + copied, rf->text + rf->off, n))
+			return copied ? copied : -EFAULT;
+		rf->off += n;
+		copied += n;
+		cond_resched();
+	}
+	return copied;
+}
+
+static ssize_t log_read(struct file *file, char __user *ubuf, size_t count,
+			loff_t *ppos)
+{
+	struct rd_file *rf = file->private_data;
+	bool waiting;
+	ssize_t ret;
+
+	if (mutex_lock_interruptible(&rf->lock))
+		return -ERESTARTSYS;
+	ret = drain(rf, ubuf, count, &waiting);
+	mutex_unlock(&rf->lock);
+	return ret;
+}
+
+/* Blocks until at least one record is there (or a signal comes). */
+static ssize_t stream_read(struct file *file, char __user *ubuf,
+			   size_t count, loff_t *ppos)
+{
+	struct rd_file *rf = file->private_data;
+	bool waiting = false;
+	ssize_t ret;
+
+	if (!count)
+		return 0;
+	for (;;) {
+		if (mutex_lock_interruptible(&rf->lock))
+			return -ERESTARTSYS;
+		ret = drain(rf, ubuf, count, &waiting);
+		mutex_unlock(&rf->lock);
+		if (ret)
+			return ret;
+		if (file->f_flags & O_NONBLOCK)
+			return -EAGAIN;
+		/* a record is half-way: it lands within microseconds */
+		if (waiting)
+			usleep_range(1000, 2000);
+		else
+			msleep_interruptible(STREAM_POLL_MS);
+		if (signal_pending(current))
+			return -ERESTARTSYS;
+	}
+}
+
+static int log_open(struct inode *inode, struct file *file)
+{
+	return rd_open(inode, file, false);
+}
+
+static int tail_open(struct inode *inode, struct file *file)
+{
+	return rd_open(inode, file, true);
+}
+
+const struct file_operations itrace_log_fops = {
+	.owner = THIS_MODULE,
+	.open = log_open,
+	.release = rd_release,
+	.read = log_read,
+	.llseek = no_llseek,
+};
+
+const struct file_operations itrace_stream_fops = {
+	.owner = THIS_MODULE,
+	.open = tail_open,
+	.release = rd_release,
+	.read = stream_read,
+	.llseek = no_llseek,
+};

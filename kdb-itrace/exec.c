@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The executor of the `itrace` command language, shared by the kdb
+ * command and the debugfs control file: parse, run, print through the
+ * caller's sink. Every path is written for both contexts: kdb (every
+ * other CPU stopped, possibly inside any lock or half-way through our
+ * trap path: no sleeping, allocation, locks or reference drops) and
+ * process context (traps, forks, exits and kdb itself can happen at any
+ * instant: every state change is a cmpxchg that rechecks, and the
+ * caller serializes commands).
+ */
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include "itrace.h"
+#include "kind.h"
+#include "format.h"
+
+#define outf(ctx, ...)	itrace_out_printf((ctx)->out, __VA_ARGS__)
+
+static const char *mode_name(const struct itrace_slot *s)
+{
+	return s->mode == ITRACE_MODE_BLOCK ? "block" : "insn";
+}
+
+/* The `on` options as typed (canonical order), or "-" for none. */
+void itrace_flags_str(char *buf, size_t len, u8 flags, u16 kinds)
+{
+	int w, k;
+
+	w = snprintf(buf, len, "%s%s%s",
+		     flags & ITRACE_F_THREADS ? " threads" : "",
+		     flags & ITRACE_F_FOLLOW ? " follow" : "",
+		     flags & ITRACE_F_EXEC ? " follow-exec" : "");
+	if (kinds != ITRACE_KINDS_ALL && w < len)
+		w += snprintf(buf + w, len - w, " kinds %s",
+			      kinds ? "" : "none");
+	for (k = 0; k < ITRACE_K_NR && kinds != ITRACE_KINDS_ALL; k++)
+		if ((kinds & (1u << k)) && w < len)
+			w += snprintf(buf + w, len - w, "%s%s",
+				      buf[w - 1] == ' ' ? "" : ",",
+				      itrace_kind_name(k));
+	if (!w)
+		snprintf(buf, len, "-");
+	else	/* drop the leading blank */
+		memmove(buf, buf + 1, strlen(buf));
+}
+
+static void cmd_help(struct itrace_ctx *ctx)
+{
+	const char *const *l;
+
+	for (l = itrace_help_lines; *l; l++)
+		outf(ctx, "%s\n", *l);
+	outf(ctx, "block mode here: %s; log: %u records per CPU\n",
+	     itrace_arch_block_impl(), itrace_log_per_cpu());
+}
+
+static void cmd_status(struct itrace_ctx *ctx)
+{
+	unsigned int i, n = 0, used = 0, missed;
+	char line[200], opts[120];
+
+	for (i = 0; i < itrace_nr_slots; i++)
+		used += atomic_read(&itrace_slots[i].state) != ITRACE_FREE;
+	outf(ctx, "itrace: %u/%u slots used, block mode: %s, log %u records/cpu\n",
+	     used, itrace_nr_slots, itrace_arch_block_impl(),
+	     itrace_log_per_cpu());
+	if (itrace_arch_status(line, sizeof(line)))
+		outf(ctx, "itrace: %s\n", line);
+	for (i = 0; i < itrace_nr_slots; i++) {
+		struct itrace_slot *s = &itrace_slots[i];
+		int st = atomic_read(&s->state);
+
+		if (st == ITRACE_FREE)
+			continue;
+		if (!n++)
+			outf(ctx, "%7s %-16s %-8s %-5s %12s %12s %10s %7s %s\n",
+			     "pid", "comm", "state", "mode", "steps",
+			     "records", "dropped", "tgid", "options");
+		itrace_flags_str(opts, sizeof(opts), s->flags, s->kinds);
+		/* comm[15] is always NUL, even half-way through a copy */
+		outf(ctx, "%7d %-16s %-8s %-5s %12llu %12llu %10lld %7d %s\n",
+		     s->pid, s->comm, itrace_state_name(st),
+		     mode_name(s), s->steps, s->records,
+		     (long long)atomic64_read(&s->dropped), s->tgid,
+		     opts);
+	}
+	if (!n)
+		outf(ctx, "itrace: no task traced (itrace on <pid>)\n");
+	for (i = 0, n = 0; i < itrace_nr_slots; i++)
+		n += READ_ONCE(itrace_slots[i].work_queued) &&
+		     atomic_read(&itrace_slots[i].state) == ITRACE_PENDING;
+	if (n)
+		outf(ctx, "itrace: %u task%s not yet back in user mode to arm: rmmod refused\n",
+		     n, n == 1 ? "" : "s");
+	missed = atomic_read(&itrace_follow_missed);
+	if (missed)
+		outf(ctx, "itrace: %u followed task%s not traced: table full (max_tasks=%u)\n",
+		     missed, missed == 1 ? "" : "s", itrace_nr_slots);
+}
+
+static void cmd_log(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
+{
+	struct itrace_merge *m = ctx->merge;
+	struct itrace_rec r;
+	unsigned int cpu, i;
+	u64 total = 0, skip = 0, n = 0, torn;
+	/* both passes see the same records, also while traps go on */
+	u64 last = itrace_log_last_seq();
+	char line[ITRACE_LINE_MAX];
+
+	itrace_merge_start(m, cmd->pid, last);
+	while (itrace_merge_next(m, &r, &cpu)) {
+		total++;
+		if (!ctx->stopped)
+			cond_resched();
+	}
+	if (cmd->count && total > cmd->count)
+		skip = total - cmd->count;
+
+	if (!cmd->raw) {
+		outf(ctx, "itrace: %llu record%s%s, showing %llu\n", total,
+		     total == 1 ? "" : "s",
+		     cmd->pid ? " for that pid/process" : "",
+		     total - skip);
+		for (i = 0; i < itrace_nr_slots; i++) {
+			struct itrace_slot *s = &itrace_slots[i];
+			s64 d = atomic64_read(&s->dropped);
+
+			if (d && (!cmd->pid || s->pid == cmd->pid ||
+				  s->tgid == cmd->pid))
+				outf(ctx, "itrace: pid %d: %lld record%s overwritten (log full)\n",
+				     s->pid, d, d == 1 ? "" : "s");
+		}
+		itrace_format_sym_header(line, sizeof(line));
+		outf(ctx, "%s", line);
+	}
+
+	itrace_merge_start(m, cmd->pid, last);
+	while (itrace_merge_next(m, &r, &cpu)) {
+		if (n++ < skip)
+			continue;
+		if (cmd->raw)
+			itrace_format_raw(line, sizeof(line), &r, cpu);
+		else
+			itrace_format_sym(line, sizeof(line), &r, cpu,
+					  itrace_slot_map(&r));
+		outf(ctx, "%s", line);
+		if (!ctx->stopped)
+			cond_resched();
+	}
+	torn = itrace_merge_torn(m);
+	if (torn && ctx->stopped)
+		outf(ctx, "itrace: %llu torn record%s skipped (a CPU was stopped mid-write)\n",
+		     torn, torn == 1 ? "" : "s");
+	torn += itrace_merge_late(m);
+	if (torn && !ctx->stopped)
+		outf(ctx, "itrace: %llu record%s skipped (overwritten while read)\n",
+		     torn, torn == 1 ? "" : "s");
+}
+
+int itrace_exec(int argc, const char *const *argv, struct itrace_ctx *ctx)
+{
+	struct itrace_cmd cmd;
+	char err[128];
+
+	if (itrace_parse(argc, argv, &cmd, err, sizeof(err))) {
+		outf(ctx, "%s\n", err);
+		return -EINVAL;
+	}
+	switch (cmd.op) {
+	case ITRACE_OP_HELP:
+		cmd_help(ctx);
+		break;
+	case ITRACE_OP_STATUS:
+		cmd_status(ctx);
+		break;
+	case ITRACE_OP_ON:
+		return itrace_exec_on(&cmd, ctx);
+	case ITRACE_OP_OFF:
+		return itrace_exec_off(&cmd, ctx);
+	case ITRACE_OP_LOG:
+		cmd_log(&cmd, ctx);
+		break;
+	case ITRACE_OP_CLEAR:
+		itrace_log_clear();
+		outf(ctx, "itrace: log cleared\n");
+		break;
+	}
+	return 0;
+}

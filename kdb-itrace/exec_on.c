@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `itrace on` and `itrace off` for the executor (exec.c), in kdb or in
+ * process context. Task pointers come from RCU lookups and are used
+ * inside one rcu_read_lock() section: in kdb no grace period can end
+ * while every other CPU is stopped, in process context the read-side
+ * section itself keeps each task_struct (and its stack) from being
+ * freed; a traced task gets its own reference from itrace_start().
+ */
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include "itrace.h"
+#include "kind.h"
+
+#define outf(ctx, ...)	itrace_out_printf((ctx)->out, __VA_ARGS__)
+
+/*
+ * Why @p cannot be traced, or NULL, with the error to return. @s is its
+ * slot, if it has one: a LINGER slot (traced earlier, then turned off)
+ * is reused. In process context these are checks of a moment:
+ * itrace_start() rechecks what matters with cmpxchg.
+ */
+static const char *refuse(struct task_struct *p, struct itrace_slot *s,
+			  char *why, size_t len, int *err)
+{
+	*err = -EINVAL;
+	if (p->flags & (PF_KTHREAD | PF_IO_WORKER))
+		return "is a kernel thread";
+	*err = -ESRCH;
+	/* before the mm test: a zombie has no mm either */
+	if (p->flags & PF_EXITING || p->exit_state)
+		return "is exiting";
+	*err = -EINVAL;
+	if (!p->mm)
+		return "is a kernel thread";
+	*err = -EBUSY;
+	if (s && atomic_read(&s->state) == ITRACE_OFF)
+		return "is being turned off; try again after go";
+	if (s && atomic_read(&s->state) != ITRACE_LINGER)
+		return "is already traced";
+	if (s && READ_ONCE(s->work_queued))
+		return "is still being released; try again after go";
+	*err = -EINVAL;
+	if (!s && !itrace_arch_can_trace(p, why, len))
+		return why;
+	*err = 0;
+	return NULL;
+}
+
+struct on_count {
+	unsigned int more;	/* other threads armed */
+	unsigned int exiting;	/* ... that exited under our feet */
+	unsigned int full;	/* ... that found the table full */
+};
+
+/*
+ * itrace_start(), and what only process context needs after a failure:
+ * -ESRCH means @p already ran exit_task_work(), so its exit hook, which
+ * frees its slot, ran before: free the slot parked for it here. In kdb
+ * a task that passed the PF_EXITING test cannot get that far.
+ */
+static struct itrace_slot *start(struct task_struct *p,
+				 struct itrace_slot *s,
+				 const struct itrace_cmd *cmd,
+				 struct itrace_ctx *ctx)
+{
+	struct itrace_slot *r = itrace_start(p, s, cmd->mode, cmd->flags,
+					     cmd->kinds);
+
+	if (r == ERR_PTR(-ESRCH) && !ctx->stopped)
+		itrace_start_undo(p);
+	return r;
+}
+
+/*
+ * Under `threads`, the other live threads of @p's process that can be
+ * traced now. Counted first, so that a table too small for all of them
+ * changes nothing.
+ */
+static unsigned int other_threads(struct task_struct *p, bool go,
+				  const struct itrace_cmd *cmd,
+				  struct itrace_ctx *ctx, struct on_count *c)
+{
+	struct task_struct *t;
+	unsigned int n = 0;
+	char why[80];
+	int err;
+
+	for_each_thread(p, t) {
+		struct itrace_slot *ts = itrace_slot_of(t);
+		struct itrace_slot *r;
+
+		if (t == p || refuse(t, ts, why, sizeof(why), &err))
+			continue;
+		n++;
+		if (!go)
+			continue;
+		r = start(t, ts, cmd, ctx);
+		if (r == ERR_PTR(-ENOSPC))
+			c->full++;
+		else if (IS_ERR(r))
+			c->exiting++;
+	}
+	return n;
+}
+
+static int table_full(unsigned int need, struct itrace_ctx *ctx)
+{
+	unsigned int nfree = itrace_slots_free();
+
+	outf(ctx, "itrace on: table full: need %u slot%s, %u free (max_tasks=%u)\n",
+	     need, need == 1 ? "" : "s", nfree, itrace_nr_slots);
+	return -ENOSPC;
+}
+
+static void print_armed(const struct itrace_cmd *cmd, struct itrace_slot *s,
+			const struct on_count *c, struct itrace_ctx *ctx)
+{
+	unsigned int ok = c->more - c->exiting - c->full;
+	char opts[120];
+
+	if (s->mode == ITRACE_MODE_BLOCK)
+		outf(ctx, "itrace: pid %d (%s) armed, mode block (%s)",
+		     cmd->pid, s->comm, itrace_arch_block_impl());
+	else
+		outf(ctx, "itrace: pid %d (%s) armed, mode insn",
+		     cmd->pid, s->comm);
+	if (cmd->flags || cmd->kinds != ITRACE_KINDS_ALL) {
+		itrace_flags_str(opts, sizeof(opts), (u8)cmd->flags,
+				 (u16)cmd->kinds);
+		outf(ctx, ", %s", opts);
+	}
+	if (c->more)
+		outf(ctx, "; %u more thread%s armed", ok,
+		     ok == 1 ? "" : "s");
+	if (c->exiting)
+		outf(ctx, ", %u exiting", c->exiting);
+	if (c->full)
+		outf(ctx, ", %u not armed: table full", c->full);
+	outf(ctx, "\n");
+}
+
+int itrace_exec_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
+{
+	struct on_count c = { 0 };
+	struct task_struct *p;
+	struct itrace_slot *s;
+	unsigned int need;
+	const char *no;
+	char why[80];
+	int err = 0;
+
+	rcu_read_lock();
+	p = pid_task(find_pid_ns(cmd->pid, &init_pid_ns), PIDTYPE_PID);
+	if (!p) {
+		outf(ctx, "itrace on: no task with pid %d\n", cmd->pid);
+		err = -ESRCH;
+		goto out;
+	}
+	s = itrace_slot_of(p);
+	no = refuse(p, s, why, sizeof(why), &err);
+	if (no) {
+		outf(ctx, "itrace on: pid %d (%s) %s\n", cmd->pid, p->comm,
+		     no);
+		goto out;
+	}
+	need = !s;
+	if (cmd->flags & ITRACE_F_THREADS)
+		need += other_threads(p, false, cmd, ctx, &c);
+	if (need > itrace_slots_free()) {
+		err = table_full(need, ctx);
+		goto out;
+	}
+	s = start(p, s, cmd, ctx);
+	/* only in process context: a followed fork took the slot first */
+	if (s == ERR_PTR(-ENOSPC)) {
+		err = table_full(need, ctx);
+		goto out;
+	}
+	if (IS_ERR(s)) {
+		outf(ctx, "itrace on: pid %d (%s) cannot be armed (exiting or unloading)\n",
+		     cmd->pid, p->comm);
+		err = PTR_ERR(s);
+		goto out;
+	}
+	if (cmd->flags & ITRACE_F_THREADS)
+		c.more = other_threads(p, true, cmd, ctx, &c);
+	print_armed(cmd, s, &c, ctx);
+out:
+	rcu_read_unlock();
+	return err;
+}
+
+static void off_one(struct itrace_slot *s)
+{
+	/* not armed yet: the task_work will see OFF and release the slot */
+	if (atomic_cmpxchg(&s->state, ITRACE_PENDING, ITRACE_OFF) ==
+	    ITRACE_PENDING)
+		return;
+	atomic_cmpxchg(&s->state, ITRACE_ARMED, ITRACE_OFF);
+}
+
+static bool is_on(const struct itrace_slot *s)
+{
+	int st = atomic_read(&s->state);
+
+	return st == ITRACE_ARMED || st == ITRACE_PENDING;
+}
+
+/* `off <pid>`: that thread, or every traced thread of process <pid>. */
+int itrace_exec_off(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
+{
+	struct itrace_slot *s, *named = NULL;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < itrace_nr_slots; i++) {
+		s = &itrace_slots[i];
+		if (!is_on(s) ||
+		    (cmd->pid && s->pid != cmd->pid && s->tgid != cmd->pid))
+			continue;
+		if (s->pid == cmd->pid || !named)
+			named = s;
+		off_one(s);
+		n++;
+	}
+	if (!cmd->pid) {
+		outf(ctx, "itrace: %u task%s off\n", n, n == 1 ? "" : "s");
+	} else if (!n) {
+		outf(ctx, "itrace off: pid %d is not traced\n", cmd->pid);
+		return -ESRCH;
+	} else if (n == 1) {
+		outf(ctx, "itrace: pid %d (%s) off\n", named->pid,
+		     named->comm);
+	} else {
+		outf(ctx, "itrace: process %d (%s): %u threads off\n",
+		     cmd->pid, named->comm, n);
+	}
+	return 0;
+}

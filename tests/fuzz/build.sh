@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Builds the libFuzzer targets named on the command line into
+# build/fuzz/<target> (tests/fuzz/fuzz_<target>.c): Debian 12's clang 14 with
+# -fsanitize=fuzzer,address,undefined, every sanitizer report fatal, and
+# the host unit tests' warning flags. The code under test is compiled
+# unchanged against tests/host/host_shim.h, as in tests/host/run.sh.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/qemu/lib.sh"
+
+# clang-14 alone leaves out the sanitizer and libFuzzer runtimes
+# (libclang-rt-14-dev); llvm-14 brings llvm-symbolizer for readable
+# crash stacks.
+need_pkgs clang-14 libclang-rt-14-dev llvm-14
+
+# The sources of each target after its fuzz_<target>.c.
+sources() {
+	case $1 in
+	parse)		echo kdb-itrace/parse.c kdb-itrace/kind.c ;;
+	x86_decode)	echo arch/x86/insn_decode.c ;;
+	ppc_class)	echo arch/powerpc/insn_class.c ;;
+	ring)		echo kdb-itrace/ring.c ;;
+	format)		echo kdb-itrace/format.c kdb-itrace/symmap.c kdb-itrace/kind.c ;;
+	*)		return 1 ;;
+	esac
+}
+
+b="$top/build/fuzz"
+mkdir -p "$b"
+cflags=(-g -O1 -fno-omit-frame-pointer
+	"-fsanitize=fuzzer,address,undefined" -fno-sanitize-recover=all
+	-Wall -Wextra -Werror -Wdeclaration-after-statement
+	-Wmissing-prototypes -Wstrict-prototypes -I"$top/tests/host")
+rc=0
+for t in "$@"; do
+	if ! src=$(sources "$t"); then
+		echo "fuzz: unknown target '$t'" >&2
+		rc=1
+		continue
+	fi
+	# shellcheck disable=SC2086 # $src is a word list
+	if ! (cd "$top" && clang-14 "${cflags[@]}" -o "$b/$t" \
+		tests/fuzz/fuzz_"$t".c $src) >"$b/$t.build.log" 2>&1; then
+		echo "fuzz: $t does not build:" >&2
+		sed 's/^/    /' "$b/$t.build.log" | head -20 >&2
+		rc=1
+	fi
+done
+exit $rc

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for the `itrace` command parser (kdb-itrace/parse.c).
+ * The input is the argument words separated by NUL bytes, so a word may
+ * be empty, huge, or hold any other byte (a newline, an escape) that a
+ * console or the debugfs file could pass on. Every word and the error
+ * buffer are exactly-sized heap blocks, so ASan sees any overrun.
+ * Checked: a parsed command is in range and means what the words said (it
+ * survives a round trip through its canonical words); an error is one
+ * printable line that starts with "itrace", fits the buffer, and only
+ * gets cut, never changed, by a shorter buffer.
+ */
+#include "fuzz.h"
+#include "../../kdb-itrace/parse.h"
+
+#define MAX_WORDS	256
+#define KDB_ERRLEN	128	/* the buffer kdb_cmd.c hands in */
+
+struct words {
+	int argc;
+	char *argv[MAX_WORDS];
+};
+
+/*
+ * Each word ends at a NUL byte or at the end of the input, so "" is no
+ * word at all and "\0" one empty word. Past MAX_WORDS the rest is dropped.
+ */
+static void split(const u8 *data, size_t size, struct words *w)
+{
+	size_t start = 0, i;
+
+	w->argc = 0;
+	for (i = 0; start < size && w->argc < MAX_WORDS; i++) {
+		char *s;
+
+		if (i < size && data[i])
+			continue;
+		s = (char *)fuzz_alloc(i - start + 1);
+		memcpy(s, data + start, i - start);
+		s[i - start] = '\0';
+		w->argv[w->argc++] = s;
+		start = i + 1;
+	}
+}
+
+static void free_words(struct words *w)
+{
+	int i;
+
+	for (i = 0; i < w->argc; i++)
+		free(w->argv[i]);
+}
+
+static bool same_cmd(const struct itrace_cmd *a, const struct itrace_cmd *b)
+{
+	return a->op == b->op && a->pid == b->pid && a->mode == b->mode &&
+	       a->count == b->count && a->raw == b->raw &&
+	       a->flags == b->flags;
+}
+
+/* @s is @v in plain decimal (leading zeros allowed). */
+static bool is_decimal(const char *s, long long v)
+{
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return p != s && strtoull(s, NULL, 10) == (unsigned long long)v;
+}
+
+/* Ranges, and the fields an op does not use left at zero. */
+static void check_ok(const struct itrace_cmd *c, const struct words *w)
+{
+	FUZZ_ASSERT(c->pid >= 0 && c->pid <= ITRACE_PID_MAX);
+	FUZZ_ASSERT(c->mode == ITRACE_MODE_INSN ||
+		    c->mode == ITRACE_MODE_BLOCK);
+	if (c->op != ITRACE_OP_ON)
+		FUZZ_ASSERT(c->mode == ITRACE_MODE_INSN);
+	if (c->op != ITRACE_OP_LOG)
+		FUZZ_ASSERT(!c->count && !c->raw);
+	FUZZ_ASSERT(!(c->flags & ~(ITRACE_F_THREADS | ITRACE_F_FOLLOW |
+				   ITRACE_F_EXEC)));
+	if (c->op != ITRACE_OP_ON)
+		FUZZ_ASSERT(!c->flags);
+	switch (c->op) {
+	case ITRACE_OP_ON:
+		/* pid, at most one mode, each option at most once */
+		FUZZ_ASSERT(w->argc >= 2 && w->argc <= 6);
+		FUZZ_ASSERT(c->pid > 0 && is_decimal(w->argv[1], c->pid));
+		break;
+	case ITRACE_OP_OFF:
+		FUZZ_ASSERT(w->argc == 2);
+		FUZZ_ASSERT(c->pid ? is_decimal(w->argv[1], c->pid) :
+			    !strcmp(w->argv[1], "all"));
+		break;
+	case ITRACE_OP_LOG:
+		FUZZ_ASSERT(c->count <= 0x7fffffff);
+		break;
+	case ITRACE_OP_STATUS:
+		FUZZ_ASSERT(w->argc <= 1 && !c->pid);
+		break;
+	case ITRACE_OP_HELP:
+	case ITRACE_OP_CLEAR:
+		FUZZ_ASSERT(w->argc == 1 && !c->pid);
+		break;
+	default:
+		FUZZ_ASSERT(!"op out of range");
+	}
+}
+
+/* The canonical words for @c parse back to @c. */
+static void check_round_trip(const struct itrace_cmd *c)
+{
+	static const char *const names[] = {
+		[ITRACE_OP_HELP] = "help", [ITRACE_OP_STATUS] = "status",
+		[ITRACE_OP_ON] = "on", [ITRACE_OP_OFF] = "off",
+		[ITRACE_OP_LOG] = "log", [ITRACE_OP_CLEAR] = "clear",
+	};
+	char pid[16], count[16], err[KDB_ERRLEN];
+	const char *argv[8];
+	struct itrace_cmd back;
+	int argc = 0;
+
+	snprintf(pid, sizeof(pid), "%d", c->pid);
+	snprintf(count, sizeof(count), "%u", c->count);
+	argv[argc++] = names[c->op];
+	switch (c->op) {
+	case ITRACE_OP_ON:
+		argv[argc++] = pid;
+		argv[argc++] = c->mode == ITRACE_MODE_BLOCK ? "block" : "insn";
+		if (c->flags & ITRACE_F_EXEC)
+			argv[argc++] = "follow-exec";
+		if (c->flags & ITRACE_F_THREADS)
+			argv[argc++] = "threads";
+		if (c->flags & ITRACE_F_FOLLOW)
+			argv[argc++] = "follow";
+		break;
+	case ITRACE_OP_OFF:
+		argv[argc++] = c->pid ? pid : "all";
+		break;
+	case ITRACE_OP_LOG:
+		argv[argc++] = "-n";
+		argv[argc++] = count;
+		if (c->raw)
+			argv[argc++] = "-r";
+		if (c->pid)
+			argv[argc++] = pid;
+		break;
+	default:
+		break;
+	}
+	FUZZ_ASSERT(!itrace_parse(argc, argv, &back, err, sizeof(err)));
+	FUZZ_ASSERT(same_cmd(c, &back));
+}
+
+static void check_err(const char *err, size_t errlen)
+{
+	size_t n = strnlen(err, errlen), i;
+
+	FUZZ_ASSERT(n < errlen);
+	FUZZ_ASSERT(n > 0);
+	FUZZ_ASSERT(!strncmp(err, "itrace", n < 6 ? n : 6));
+	/* one line on the kdb console: no newline, no escape sequence */
+	for (i = 0; i < n; i++)
+		FUZZ_ASSERT(err[i] >= 0x20 && err[i] < 0x7f);
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	struct itrace_cmd cmd, cmd2;
+	struct words w;
+	char *err, *err2;
+	size_t errlen2 = 1 + size % 64;
+	int ret, ret2;
+
+	split(data, size, &w);
+	err = (char *)fuzz_alloc(KDB_ERRLEN);
+	err2 = (char *)fuzz_alloc(errlen2);
+
+	ret = itrace_parse(w.argc, (const char *const *)w.argv, &cmd, err,
+			   KDB_ERRLEN);
+	FUZZ_ASSERT(ret == 0 || ret == -1);
+	if (ret == 0) {
+		FUZZ_ASSERT(err[0] == '\0');
+		check_ok(&cmd, &w);
+		check_round_trip(&cmd);
+	} else {
+		check_err(err, KDB_ERRLEN);
+	}
+
+	/* A short buffer truncates the message and changes nothing else. */
+	ret2 = itrace_parse(w.argc, (const char *const *)w.argv, &cmd2, err2,
+			    errlen2);
+	FUZZ_ASSERT(ret2 == ret && same_cmd(&cmd, &cmd2));
+	FUZZ_ASSERT(strlen(err2) == strnlen(err, errlen2 - 1));
+	FUZZ_ASSERT(!strncmp(err2, err, errlen2 - 1));
+
+	free(err2);
+	free(err);
+	free_words(&w);
+	return 0;
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Bounded libFuzzer runs of the pure-C parts, for `make fuzz` and the
+# fuzz group of tests/run-all.sh: the command parser, the x86 decoder
+# (ITRACE_FUZZ_SECS each, default 60) and the POWER classifier, the log
+# ring and the line formatter (half that each); 3.5 minutes in all.
+#
+#   tests/fuzz/run.sh [target...]    targets: tests/fuzz/fuzz_<target>.c
+#
+# Each target starts from its seed corpus tests/fuzz/corpus/<target>/,
+# copied into build/fuzz/<target>.corpus/ (which keeps what earlier runs
+# found; the repo corpus is never written). Prints one line per target:
+#   PASS fuzz <target>: N execs, 0 crashes, cov C ft F corp K, R exec/s
+# or FAIL with the saved reproducer; replay one with
+#   build/fuzz/<target> <file>
+# and once fixed, add it to the seed corpus so every run replays it.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+secs=${ITRACE_FUZZ_SECS:-60}
+b="$top/build/fuzz"
+
+all="parse x86_decode ppc_class ring format"
+targets=${*:-$all}
+
+# Per target: share of $secs (percent), longest input, dictionary.
+opts() {
+	case $1 in
+	parse)		echo 100 4096 parse.dict ;;
+	x86_decode)	echo 100 32 - ;;
+	ppc_class)	echo 50 8 - ;;
+	ring)		echo 50 512 - ;;
+	format)		echo 50 1024 - ;;
+	*)		echo 50 4096 - ;;
+	esac
+}
+
+# shellcheck disable=SC2086 # $targets is a word list
+if ! "$top/tests/fuzz/build.sh" $targets; then
+	for t in $targets; do
+		[ -x "$b/$t" ] || echo "FAIL fuzz $t: does not build"
+	done
+fi
+
+for t in $targets; do
+	[ -x "$b/$t" ] || continue
+	read -r pct maxlen dict < <(opts "$t")
+	s=$(( secs * pct / 100 ))
+	[ "$s" -ge 1 ] || s=1
+	corpus="$b/$t.corpus"
+	art="$b/$t.artifacts"
+	log="$b/$t.log"
+	rm -rf "$art"
+	mkdir -p "$corpus" "$art"
+	cp "$top/tests/fuzz/corpus/$t"/* "$corpus"/ 2>/dev/null
+	args=(-max_total_time="$s" -max_len="$maxlen" -timeout=10
+	      -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/")
+	[ "$dict" = - ] || args+=(-dict="$top/tests/fuzz/$dict")
+	echo "[itrace] fuzz $t: ${s} s" >&2
+	# The outer timeout only guards against a hung fuzzer.
+	UBSAN_OPTIONS=print_stacktrace=1 timeout $(( s + 300 )) \
+		"$b/$t" "${args[@]}" "$corpus" >"$log" 2>&1
+	rc=$?
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+	cov=$(sed -n 's/^#[0-9]*[[:space:]]*DONE *cov: \([0-9]*\) ft: \([0-9]*\) corp: \([0-9]*\).*/cov \1 ft \2 corp \3/p' "$log" | tail -1)
+	crash=$(find "$art" -type f -printf "%f\n" | head -1)
+	if [ $rc -eq 0 ] && [ -z "$crash" ] && [ -n "$execs" ] && [ -n "$cov" ]; then
+		echo "PASS fuzz $t: $execs execs, 0 crashes, $cov, $rate exec/s"
+	else
+		echo "FAIL fuzz $t: exit $rc after ${execs:-?} execs," \
+			"reproducer: ${crash:+$art/$crash} (log $log)"
+		grep -E 'invariant broken|ERROR:|runtime error|SUMMARY' "$log" |
+			head -5 | sed 's/^/    /'
+	fi
+done
