@@ -48,21 +48,24 @@ static void cfar_check(struct pt_regs *regs, unsigned long src,
 
 bool itrace_arch_status(char *buf, size_t len)
 {
+	long fail = atomic_long_read(&itrace_ppc_resv_fail);
+	int w;
+
 	if (!cpu_has_feature(CPU_FTR_CFAR) ||
 	    !(atomic_long_read(&cfar_be_ok) + atomic_long_read(&cfar_be_bad) +
 	      atomic_long_read(&cfar_se_ok) + atomic_long_read(&cfar_se_bad)))
 		return false;
-	snprintf(buf, len,
-		 "CFAR matched the branch: branch trace %ld/%ld, single step %ld/%ld; larx windows emulated %ld, not %ld%s%s%s",
-		 atomic_long_read(&cfar_be_ok),
-		 atomic_long_read(&cfar_be_ok) + atomic_long_read(&cfar_be_bad),
-		 atomic_long_read(&cfar_se_ok),
-		 atomic_long_read(&cfar_se_ok) + atomic_long_read(&cfar_se_bad),
-		 atomic_long_read(&itrace_ppc_resv_ok),
-		 atomic_long_read(&itrace_ppc_resv_fail),
-		 itrace_ppc_resv_fail.counter ? " (last: " : "",
-		 itrace_ppc_resv_fail.counter ? itrace_ppc_resv_why : "",
-		 itrace_ppc_resv_fail.counter ? ")" : "");
+	w = snprintf(buf, len,
+		     "CFAR matched the branch: branch trace %ld/%ld, single step %ld/%ld; larx windows emulated %ld, not %ld",
+		     atomic_long_read(&cfar_be_ok),
+		     atomic_long_read(&cfar_be_ok) +
+		     atomic_long_read(&cfar_be_bad),
+		     atomic_long_read(&cfar_se_ok),
+		     atomic_long_read(&cfar_se_ok) +
+		     atomic_long_read(&cfar_se_bad),
+		     atomic_long_read(&itrace_ppc_resv_ok), fail);
+	if (fail && w < len)
+		snprintf(buf + w, len - w, " (last: %s)", itrace_ppc_resv_why);
 	return true;
 }
 
