@@ -16,7 +16,7 @@
 #   make check-debug     the VM tests, both arches, on the debug kernels
 #                        (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak;
 #                        scripts/qemu/config/*debug.config): any report
-#                        fails; ends with "N passed, N failed". About 20
+#                        fails; ends with "N passed, N failed". About 44
 #                        minutes warm, plus two debug kernels when cold
 #   make checkpatch      scripts/checkpatch.pl --strict on our sources
 #   make sparse          the module built with C=1 (sparse)
