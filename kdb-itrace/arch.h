@@ -110,4 +110,23 @@ bool itrace_arch_slot_busy(const struct itrace_arch_slot *a);
 /* Is current being stepped by someone else (ptrace), right now? */
 bool itrace_arch_foreign_stepping(void);
 
+/*
+ * Any context, IRQs off: bracket an indirect call into kernel text that
+ * ksym.c found by name, text the kernel's build may not have made a call
+ * target (x86 IBT seals functions whose address it never takes). Returns
+ * what _end needs. Optional: an arch that needs it defines
+ * itrace_arch_foreign_call_begin in itrace_arch_types.h; the default is
+ * an ordinary call.
+ */
+#ifndef itrace_arch_foreign_call_begin
+static inline u64 itrace_arch_foreign_call_begin(void)
+{
+	return 0;
+}
+
+static inline void itrace_arch_foreign_call_end(u64 saved)
+{
+}
+#endif
+
 #endif /* _ITRACE_ARCH_H */

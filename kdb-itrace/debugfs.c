@@ -7,6 +7,8 @@
  * file returns next. Before any write, read() returns `status`.
  * The log and stream files are debugfs_read.c.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/capability.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -166,30 +168,29 @@ static const struct file_operations ctl_fops = {
 	.release = ctl_release,
 	.read = ctl_read,
 	.write = ctl_write,
-	.llseek = no_llseek,
 };
 
-void itrace_debugfs_init(void)
+int itrace_debugfs_init(void)
 {
 	if (security_locked_down(LOCKDOWN_DEBUGFS)) {
-		pr_info("kdb_itrace: kernel locked down: no debugfs files, kdb only\n");
-		return;
+		pr_info("kernel locked down: no debugfs files\n");
+		return -EPERM;
 	}
 	cmd_merge = itrace_merge_alloc();
 	if (!cmd_merge)
-		return;
+		return -ENOMEM;
 	dir = debugfs_create_dir("itrace", NULL);
 	if (IS_ERR(dir)) {
-		pr_info("kdb_itrace: no debugfs (error %ld): kdb only\n",
-			PTR_ERR(dir));
+		pr_info("no debugfs (error %ld)\n", PTR_ERR(dir));
 		dir = NULL;
 		itrace_merge_free(cmd_merge);
 		cmd_merge = NULL;
-		return;
+		return -ENODEV;
 	}
 	debugfs_create_file("control", 0600, dir, NULL, &ctl_fops);
 	debugfs_create_file("log", 0400, dir, NULL, &itrace_log_fops);
 	debugfs_create_file("stream", 0400, dir, NULL, &itrace_stream_fops);
+	return 0;
 }
 
 void itrace_debugfs_exit(void)

@@ -201,7 +201,6 @@ const struct file_operations itrace_log_fops = {
 	.open = log_open,
 	.release = rd_release,
 	.read = log_read,
-	.llseek = no_llseek,
 };
 
 const struct file_operations itrace_stream_fops = {
@@ -209,5 +208,4 @@ const struct file_operations itrace_stream_fops = {
 	.open = tail_open,
 	.release = rd_release,
 	.read = stream_read,
-	.llseek = no_llseek,
 };

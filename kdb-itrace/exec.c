@@ -70,6 +70,8 @@ static void cmd_status(struct itrace_ctx *ctx)
 	outf(ctx, "itrace: %u/%u slots used, block mode: %s, log %u records/cpu\n",
 	     used, itrace_nr_slots, itrace_arch_block_impl(),
 	     itrace_log_per_cpu());
+	outf(ctx, "itrace: front-ends: %s\n",
+	     itrace_frontends_str(line, sizeof(line)));
 	if (itrace_arch_status(line, sizeof(line)))
 		outf(ctx, "itrace: %s\n", line);
 	for (i = 0; i < itrace_nr_slots; i++) {

@@ -165,12 +165,35 @@ int itrace_exec_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
 int itrace_exec_off(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
 void itrace_flags_str(char *buf, size_t len, u8 flags, u16 kinds);
 
-/* kdb_cmd.c */
+/*
+ * Front-ends: each runs itrace_exec(). The ones that came up at load,
+ * named by `status` and the load message (main.c).
+ */
+enum {
+	ITRACE_FE_KDB = 1 << 0,
+	ITRACE_FE_DEBUGFS = 1 << 1,
+};
+
+extern unsigned int itrace_frontends;
+const char *itrace_frontends_str(char *buf, size_t len);
+
+/* kdb_cmd.c, built only on kernels with kdb (CONFIG_KGDB_KDB) */
+#if IS_ENABLED(CONFIG_KGDB_KDB)
 int itrace_kdb_init(void);
 void itrace_kdb_exit(void);
+#else
+static inline int itrace_kdb_init(void)
+{
+	return -ENODEV;
+}
 
-/* debugfs.c */
-void itrace_debugfs_init(void);
+static inline void itrace_kdb_exit(void)
+{
+}
+#endif
+
+/* debugfs.c: 0, or why there are no debugfs files (lockdown, ...) */
+int itrace_debugfs_init(void);
 void itrace_debugfs_exit(void);
 
 #endif /* _ITRACE_H */

@@ -5,6 +5,8 @@
  * the work; here every other CPU is stopped, so no sleeping, allocation
  * or locks.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/kdb.h>
 #include "itrace.h"
 
@@ -86,7 +88,7 @@ int itrace_kdb_init(void)
 		return -ENOMEM;
 	for (i = 0; i < ARRAY_SIZE(itrace_cmds); i++) {
 		if (kdb_register(&itrace_cmds[i])) {
-			pr_err("kdb_itrace: kdb command '%s' already registered\n",
+			pr_err("kdb command '%s' already registered\n",
 			       itrace_cmds[i].name);
 			while (i--)
 				kdb_unregister(&itrace_cmds[i]);

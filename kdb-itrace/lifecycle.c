@@ -6,6 +6,8 @@
  * keeps a debugger from ending our stepping, and the global disarm under
  * stop_machine at unload.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/binfmts.h>
 #include <linux/dcache.h>
 #include <linux/fs.h>
@@ -18,6 +20,7 @@
 #include <linux/stop_machine.h>
 #include <linux/tracepoint.h>
 #include "itrace.h"
+#include "ksym.h"
 #include "kind.h"
 
 bool itrace_shutdown;
@@ -76,7 +79,7 @@ static int work_add(struct task_struct *p, struct callback_head *cb,
 	if (!try_module_get(THIS_MODULE))
 		goto fail;
 	init_task_work(cb, fn);
-	ret = task_work_add(p, cb, mode);
+	ret = itrace_task_work_add(p, cb, mode);
 	if (ret) {
 		module_put(THIS_MODULE);
 		goto fail;
@@ -346,7 +349,7 @@ int itrace_lifecycle_init(void)
 	for_each_kernel_tracepoint(find_tp, NULL);
 	for (i = 0; i < ARRAY_SIZE(hooks); i++) {
 		if (!hooks[i].tp) {
-			pr_err("kdb_itrace: tracepoint %s not found (CONFIG_TRACEPOINTS?)\n",
+			pr_err("tracepoint %s not found (CONFIG_TRACEPOINTS?)\n",
 			       hooks[i].name);
 			ret = -ENOENT;
 			goto undo;

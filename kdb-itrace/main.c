@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kdb-itrace module entry: parameters, load-time allocation of every
- * buffer kdb and the trap path will use, and the ordered teardown that
- * leaves every traced task running and untraced.
+ * buffer kdb and the trap path will use, the front-ends that came up,
+ * and the ordered teardown that leaves every traced task running and
+ * untraced. Process context (insmod, rmmod).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/init.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include "itrace.h"
+#include "ksym.h"
 
 static unsigned int log_records = 65536;
 module_param(log_records, uint, 0444);
@@ -18,14 +22,59 @@ static unsigned int max_tasks = 64;
 module_param(max_tasks, uint, 0444);
 MODULE_PARM_DESC(max_tasks, "tasks traced at once, 1..256 (default 64)");
 
+unsigned int itrace_frontends;
+
+/* "kdb debugfs", "debugfs", ...: the front-ends that came up. */
+const char *itrace_frontends_str(char *buf, size_t len)
+{
+	scnprintf(buf, len, "%s%s%s",
+		  itrace_frontends & ITRACE_FE_KDB ? "kdb" : "",
+		  itrace_frontends == (ITRACE_FE_KDB | ITRACE_FE_DEBUGFS) ?
+		  " " : "",
+		  itrace_frontends & ITRACE_FE_DEBUGFS ? "debugfs" : "");
+	return buf;
+}
+
+/*
+ * kdb where the kernel has it, debugfs where it is mounted and not
+ * locked down; one of them at least, or nobody could give a command.
+ */
+static int frontends_init(void)
+{
+	int kdb = itrace_kdb_init(), dbg;
+
+	if (kdb && kdb != -ENODEV)
+		return kdb;
+	dbg = itrace_debugfs_init();
+	itrace_frontends = (kdb ? 0 : ITRACE_FE_KDB) |
+			   (dbg ? 0 : ITRACE_FE_DEBUGFS);
+	if (!itrace_frontends) {
+		pr_err("no front-end: the kernel has no kdb (CONFIG_KGDB_KDB) and debugfs is unavailable (error %d)\n",
+		       dbg);
+		return dbg;
+	}
+	return 0;
+}
+
+static void frontends_exit(void)
+{
+	/* no debugfs file is open: each open holds a module reference */
+	itrace_debugfs_exit();
+	itrace_kdb_exit();
+}
+
 static int __init itrace_init(void)
 {
+	char fe[32];
 	int ret;
 
 	if (!max_tasks || max_tasks > ITRACE_MAX_TASKS) {
-		pr_err("kdb_itrace: max_tasks must be 1..256\n");
+		pr_err("max_tasks must be 1..256\n");
 		return -EINVAL;
 	}
+	ret = itrace_ksym_init();
+	if (ret)
+		return ret;
 	ret = itrace_table_init(max_tasks);
 	if (ret)
 		return ret;
@@ -37,23 +86,22 @@ static int __init itrace_init(void)
 		goto free_log;
 	ret = itrace_lifecycle_init();
 	if (ret)
-		goto arch;
+		goto arch_exit;
 	ret = itrace_notify_init();
 	if (ret)
-		goto lifecycle;
-	ret = itrace_kdb_init();
+		goto lifecycle_exit;
+	ret = frontends_init();
 	if (ret)
-		goto notify;
-	/* optional: the module works from kdb without it */
-	itrace_debugfs_init();
-	pr_info("kdb_itrace: ready: %u tasks, %u log records per CPU, block mode %s\n",
-		max_tasks, itrace_log_per_cpu(), itrace_arch_block_impl());
+		goto notify_exit;
+	pr_info("ready: %u tasks, %u log records per CPU, block mode %s, front-ends: %s\n",
+		max_tasks, itrace_log_per_cpu(), itrace_arch_block_impl(),
+		itrace_frontends_str(fe, sizeof(fe)));
 	return 0;
-notify:
+notify_exit:
 	itrace_notify_exit();
-lifecycle:
+lifecycle_exit:
 	itrace_lifecycle_exit();
-arch:
+arch_exit:
 	itrace_arch_exit();
 free_log:
 	itrace_log_free();
@@ -66,9 +114,7 @@ static void __exit itrace_exit(void)
 {
 	unsigned int i;
 
-	/* no debugfs file is open: each open holds a module reference */
-	itrace_debugfs_exit();
-	itrace_kdb_exit();
+	frontends_exit();
 	/* from here traps disarm instead of re-arming */
 	WRITE_ONCE(itrace_shutdown, true);
 	itrace_disarm_all_stopped();

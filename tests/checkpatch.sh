@@ -3,7 +3,9 @@
 # Style gate for the kernel-side sources (the module and the test-only
 # tests/kmod/): checkpatch.pl --strict from the test kernel's own source
 # tree (one PASS/FAIL per file), and W=1 and sparse (C=2) builds of the
-# module for every arch in $ITRACE_ARCHES that must print no warning.
+# module for every arch in $ITRACE_ARCHES and kernel line in ITRACE_KVERS
+# (default "6.1 6.12"), plus W=1 against Debian's stock headers, that
+# must print no warning.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/qemu/lib.sh"
@@ -24,14 +26,25 @@ for f in kdb-itrace/*.[ch] arch/*/*.[ch] tests/kmod/*.[ch]; do
 	fi
 done
 
-# Build a fresh copy of the sources per arch so every warning shows again
-# and the arches do not clobber each other's objects.
-build_clean() { # build_clean ARCH NAME MAKEARGS...
-	local arch=$1 name=$2 kdir d log
-	shift 2
-	kdir=$(ITRACE_ARCH=$arch "$top/scripts/qemu/build-kernel.sh") ||
-		{ echo "FAIL [$arch] module builds clean with $name: no kernel"; return; }
-	d="$top/build/$arch${ITRACE_KVARIANT:+-$ITRACE_KVARIANT}/style"
+# Build a fresh copy of the sources per kernel so every warning shows
+# again and the builds do not clobber each other's objects. Every kernel
+# the suite has: the test kernels of both lines (kdb, mainline exports),
+# and on x86_64 Debian's own 6.1 and 6.12 headers (no kdb, IBT on 6.12).
+build_clean() { # build_clean ARCH KVER|stock-KVER NAME MAKEARGS...
+	local arch=$1 kver=$2 name=$3 kdir d log tag=$1
+	shift 3
+	case $kver in
+	stock-*)
+		read -r _ _ kdir < <(ITRACE_ARCH=$arch \
+			"$top/scripts/qemu/stock-kernel.sh" "${kver#stock-}") ;;
+	*)
+		kdir=$(ITRACE_ARCH=$arch ITRACE_KVER=$kver \
+			"$top/scripts/qemu/build-kernel.sh") ;;
+	esac
+	[ "$kver" = 6.1 ] || tag+=-$kver
+	[ -n "$kdir" ] ||
+		{ echo "FAIL [$tag] module builds clean with $name: no kernel"; return; }
+	d="$top/build/style/$tag"
 	rm -rf "$d"
 	mkdir -p "$d"
 	(cd "$top" && find Kbuild kdb-itrace arch -name Kbuild -o -name '*.[ch]' |
@@ -40,13 +53,19 @@ build_clean() { # build_clean ARCH NAME MAKEARGS...
 	      make -C "$kdir" M="$d" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" \
 		"$@" modules 2>&1)
 	if [ $? -eq 0 ] && ! grep -qiE 'warning|error' <<<"$log"; then
-		echo "PASS [$arch] module builds clean with $name"
+		echo "PASS [$tag] module builds clean with $name"
 	else
-		echo "FAIL [$arch] module builds clean with $name"
+		echo "FAIL [$tag] module builds clean with $name"
 		grep -iE 'warning|error' <<<"$log" | head -10 | sed 's/^/    /'
 	fi
 }
 for arch in $ITRACE_ARCHES; do
-	build_clean "$arch" "W=1" W=1
-	build_clean "$arch" "W=1 C=2 (sparse)" W=1 C=2
+	for kver in ${ITRACE_KVERS:-6.1 6.12}; do
+		build_clean "$arch" "$kver" "W=1" W=1
+		build_clean "$arch" "$kver" "W=1 C=2 (sparse)" W=1 C=2
+	done
+	[ "$arch" = x86_64 ] || continue
+	for kver in ${ITRACE_KVERS:-6.1 6.12}; do
+		build_clean "$arch" "stock-$kver" "W=1" W=1
+	done
 done

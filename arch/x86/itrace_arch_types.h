@@ -26,4 +26,9 @@ struct itrace_arch_slot {
 	struct itrace_x86_frame frame[ITRACE_X86_FRAMES];
 };
 
+/* ibt.c: IBT off on this CPU around a call into sealed kernel text. */
+u64 itrace_arch_foreign_call_begin(void);
+void itrace_arch_foreign_call_end(u64 saved);
+#define itrace_arch_foreign_call_begin itrace_arch_foreign_call_begin
+
 #endif /* _ITRACE_ARCH_TYPES_H */

@@ -13,6 +13,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
+#include <asm/debugreg.h>
 #include <asm/msr.h>
 #include <asm/processor.h>
 #include <asm/ptrace.h>

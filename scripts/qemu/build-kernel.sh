@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # Builds (or reuses) the test kernel for $ITRACE_ARCH from Debian's
-# linux-source-6.1: tinyconfig + scripts/qemu/config/$ITRACE_ARCH.config
-# (with ITRACE_KVARIANT=debug also debug.config and $ITRACE_ARCH-debug.config
-# on top), in an O= dir under the cache keyed by source version, arch,
-# variant and config. Prints the build dir on stdout.
+# linux-source-$ITRACE_KVER (6.1 or 6.12): tinyconfig +
+# scripts/qemu/config/$ITRACE_ARCH.config (with ITRACE_KVARIANT=debug also
+# debug.config and $ITRACE_ARCH-debug.config on top), in an O= dir under
+# the cache keyed by source version, arch, variant and config. Prints the
+# build dir on stdout.
+#
+# The source is Debian's, less the exports that only Debian's patches add
+# (mainline_exports below): the test kernels export what mainline, Fedora
+# and RHEL export, so a module that links against them needs no
+# distribution patch.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -20,12 +26,23 @@ if [ -e "$out/.itrace-built" ]; then
 	exit 0
 fi
 
+# mainline_exports DIR: take out Debian's export of task_work_add
+# (debian/patches/debian/export-symbols-needed-by-android-drivers.patch,
+# for a modular binder; mainline never exported it). The module must
+# load without it (kdb-itrace/ksym.c).
+mainline_exports() {
+	sed -i '/^EXPORT_SYMBOL_GPL(task_work_add);$/d' "$1/kernel/task_work.c"
+	! grep -q 'EXPORT_SYMBOL.*(task_work_add)' "$1/kernel/task_work.c" ||
+		die "could not take the task_work_add export out of $1"
+}
+
 if [ ! -e "$src/.itrace-unpacked" ]; then
 	say "unpacking $KSRC_PKG into $src"
 	rm -rf "$src" "$src.tmp"
 	mkdir -p "$src.tmp"
-	tar -C "$src.tmp" -xf /usr/src/linux-source-6.1.tar.xz
-	mv "$src.tmp"/linux-source-6.1 "$src"
+	tar -C "$src.tmp" -xf "/usr/src/$KSRC_PKG.tar.xz"
+	mainline_exports "$src.tmp/$KSRC_PKG"
+	mv "$src.tmp/$KSRC_PKG" "$src"
 	rm -rf "$src.tmp"
 	touch "$src/.itrace-unpacked"
 fi

@@ -8,8 +8,14 @@ ITRACE_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 unset MAKEFLAGS MAKEOVERRIDES MFLAGS ARCH
 ITRACE_ARCH=${ITRACE_ARCH:-x86_64}
 # ITRACE_KVARIANT: empty for the test kernel, "debug" for the same kernel
-# with KASAN, lockdep, kmemleak and friends (`make check-debug`).
+# with KASAN, lockdep, kmemleak and friends (`make check-debug`), "stock"
+# for Debian's own kernel of the ITRACE_KVER line, no kdb, the module
+# built by DKMS against its linux-headers package (stock-kernel.sh).
 ITRACE_KVARIANT=${ITRACE_KVARIANT:-}
+# ITRACE_KVER: the Debian kernel source the test kernel is built from,
+# linux-source-$ITRACE_KVER: 6.1 (default) or 6.12 (the two LTS lines
+# Debian 12 ships).
+ITRACE_KVER=${ITRACE_KVER:-6.1}
 ITRACE_CACHE=${ITRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kdb-itrace}
 
 say() { printf '[itrace] %s\n' "$*" >&2; }
@@ -80,22 +86,37 @@ debug)
 	# need 3 times theirs. The one knob every VM timeout is multiplied by.
 	ITRACE_TIME_SCALE=${ITRACE_TIME_SCALE:-3}
 	;;
-*) die "unknown ITRACE_KVARIANT '$ITRACE_KVARIANT' (empty or debug)" ;;
+stock)
+	[ "$ITRACE_ARCH" = x86_64 ] || die "ITRACE_KVARIANT=stock: x86_64 only"
+	;;
+*) die "unknown ITRACE_KVARIANT '$ITRACE_KVARIANT' (empty, debug or stock)" ;;
 esac
+# The front-ends the module finds there (`itrace status`): Debian's own
+# kernels have no kdb.
+ITRACE_FRONTENDS="kdb debugfs"
+[ "$ITRACE_KVARIANT" != stock ] || ITRACE_FRONTENDS=debugfs
+export ITRACE_FRONTENDS
 ITRACE_TIME_SCALE=${ITRACE_TIME_SCALE:-1}
 [[ $ITRACE_TIME_SCALE =~ ^[1-9][0-9]*$ ]] ||
 	die "ITRACE_TIME_SCALE must be a whole number >= 1"
-export ITRACE_KVARIANT ITRACE_TIME_SCALE
-# Arch plus variant: names the kernel cache dir and the build/ subdir, so
-# one variant's objects never clobber the other's.
-ITRACE_FLAVOUR=$ITRACE_ARCH${ITRACE_KVARIANT:+-$ITRACE_KVARIANT}
+case "$ITRACE_KVER" in
+6.1 | 6.12) ;;
+*) die "unknown ITRACE_KVER '$ITRACE_KVER' (6.1 or 6.12)" ;;
+esac
+export ITRACE_KVARIANT ITRACE_TIME_SCALE ITRACE_KVER
+# Arch, kernel line (when not the default 6.1) and variant: names the
+# kernel cache dir and the build/ subdir, so one kernel's objects never
+# clobber another's: x86_64, x86_64-6.12, ppc64le-debug, ...
+ITRACE_FLAVOUR=$ITRACE_ARCH
+[ "$ITRACE_KVER" = 6.1 ] || ITRACE_FLAVOUR+=-$ITRACE_KVER
+ITRACE_FLAVOUR+=${ITRACE_KVARIANT:+-$ITRACE_KVARIANT}
 ITRACE_BUILD=$ITRACE_TOP/build/$ITRACE_FLAVOUR
 
 # binutils for the target's binaries (objdump, nm)
 ITRACE_TOOLS=$KCROSS
 export ITRACE_BLOCK_IMPL ITRACE_TOOLS
 
-KSRC_PKG=linux-source-6.1
+KSRC_PKG=linux-source-$ITRACE_KVER
 kernel_src_version() { dpkg-query -W -f='${Version}' "$KSRC_PKG"; }
 
 # Config fragments merged onto tinyconfig, in order (later ones win).

@@ -4,7 +4,10 @@
 # already built: the test kernel (cached), the module against it, the
 # static test programs (on the debug kernel also the test-only module
 # tests/kmod/itrace_canary.ko) and the initramfs, all under
-# build/$ITRACE_ARCH/ (build/$ITRACE_ARCH-debug/ with ITRACE_KVARIANT=debug).
+# build/$ITRACE_FLAVOUR/ (build/x86_64/, build/ppc64le-6.12/,
+# build/x86_64-debug/, ...). With ITRACE_KVARIANT=stock the kernel is
+# Debian's own (stock-kernel.sh) and the module is what DKMS builds
+# against its headers package (dkms-build.sh).
 # Progress goes to stderr, build logs to that dir's *.log; on success
 # prints the initramfs path.
 #
@@ -38,7 +41,12 @@ need_pkgs build-essential binutils "$QEMU_PKG" expect python3
 # Cross toolchain and the target libc for the static test programs.
 [ "$ITRACE_ARCH" != ppc64le ] ||
 	need_pkgs gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
-kdir=$("$ITRACE_TOP/scripts/qemu/build-kernel.sh")
+if [ "$ITRACE_KVARIANT" = stock ]; then
+	read -r release _ kdir < <("$ITRACE_TOP/scripts/qemu/stock-kernel.sh" "$ITRACE_KVER") ||
+		die "no stock $ITRACE_KVER kernel"
+else
+	kdir=$("$ITRACE_TOP/scripts/qemu/build-kernel.sh")
+fi
 module=()
 if [ $no_module -eq 1 ]; then
 	say "ITRACE_NO_MODULE=1: no module built, none in the initramfs"
@@ -62,6 +70,12 @@ else
 	run module make -C "$kdir" M="$b/module" ARCH="$KARCH" \
 		CROSS_COMPILE="$KCROSS" W=1 modules
 	module=(--module "$b/module/kdb_itrace.ko")
+fi
+# On Debian's own kernels the module under test is the one DKMS builds
+# (the W=1 build above stays: it is the warnings check there).
+if [ "$ITRACE_KVARIANT" = stock ] && [ $no_module -eq 0 ]; then
+	ko=$("$ITRACE_TOP/scripts/qemu/dkms-build.sh" "$kdir" "$release" "$b/dkms")
+	module=(--module "$ko")
 fi
 # The debug kernel's checkers get a canary (tests/vm/debug_canary.exp).
 if [ "$ITRACE_KVARIANT" = debug ]; then

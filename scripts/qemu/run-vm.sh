@@ -23,8 +23,10 @@
 #   --expect SCRIPT [ARGS...]  run "expect -f SCRIPT ARGS" instead of an
 #                     interactive console; must be the last option
 #
-# Env: ITRACE_KVARIANT  debug: boot the debug kernel (KASAN, lockdep,
-#                     kmemleak; see scripts/qemu/config/debug.config)
+# Env: ITRACE_KVER  6.1 (default) or 6.12: the kernel line
+#      ITRACE_KVARIANT  debug: boot the debug kernel (KASAN, lockdep,
+#                     kmemleak; see scripts/qemu/config/debug.config);
+#                     stock: Debian's own kernel (no kdb; x86_64)
 #      ITRACE_TIME_SCALE  multiplies every timeout (default 1, debug: 3)
 #      ITRACE_SMP  number of guest cpus (default 2)
 #      ITRACE_TCG_THREAD  multi (qemu's default: one host thread per guest
@@ -110,10 +112,13 @@ done
 need_pkgs "$QEMU_PKG"
 [ -z "$script" ] || need_pkgs expect coreutils
 
-# Kernel: explicit, or the cached build (build-kernel.sh returns at once
-# when it is already built).
+# Kernel: explicit, Debian's own (ITRACE_KVARIANT=stock), or the cached
+# build (build-kernel.sh returns at once when it is already built).
 if [ -n "$kernel" ]; then
 	kdir=${ITRACE_KDIR:-$(dirname "$kernel")}
+elif [ "$ITRACE_KVARIANT" = stock ]; then
+	read -r _ kernel kdir < <("$here/stock-kernel.sh" "$ITRACE_KVER") ||
+		die "no stock $ITRACE_KVER kernel"
 else
 	kdir=$("$here/build-kernel.sh")
 	kernel=$kdir/$KIMAGE

@@ -50,6 +50,14 @@ want() { [ -z "$only" ] || [[ " $only " == *" $1 "* ]]; }
 only="$*"
 
 mkdir -p "$b/logs"
+# Debian's own kernel (no kdb, module from DKMS): what works there is the
+# debugfs front-end, and the same lockdown behaviour.
+if [ "$ITRACE_KVARIANT" = stock ]; then
+	want debugfs && vmtest debugfs
+	want debugfs_stream && vmtest debugfs_stream
+	want lockdown && vmtest lockdown
+	exit 0
+fi
 want smoke && vmtest smoke/smoke
 # the debug kernel's checkers must see a deliberate bug of each kind
 [ "$ITRACE_KVARIANT" != debug ] || { want debug_canary && vmtest debug_canary; }
@@ -95,6 +103,7 @@ want debugfs && vmtest debugfs
 want debugfs_stream && vmtest debugfs_stream
 want debugfs_kdb && vmtest debugfs_kdb
 want cmd_enable && vmtest cmd_enable
+want lockdown && vmtest lockdown
 if want atomic; then
 	rm -f "$b/logs/atomic-insn.log"
 	vmtest atomic "$b/logs"

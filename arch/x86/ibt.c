@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Calls into kernel functions found by name (kdb-itrace/ksym.c). A
+ * kernel built with CONFIG_X86_KERNEL_IBT has objtool seal every
+ * function whose address the kernel never takes: its ENDBR becomes a
+ * NOP, and on a CPU enforcing IBT an indirect call to it raises #CP.
+ * Mainline takes the address of neither kallsyms_lookup_name nor
+ * task_work_add, so around such a call this CPU stops checking ENDBR
+ * (supervisor CET, MSR_IA32_S_CET.ENDBR_EN). IRQs are off in between, so
+ * nothing else runs on this CPU unchecked; the kernel's own ibt_save()
+ * does the same for EFI calls, but is not exported.
+ * Any context with IRQs off: kdb, the trap path, process context.
+ */
+#include <linux/lockdep.h>
+#include <asm/cpufeature.h>
+#include <asm/msr.h>
+#include "../../kdb-itrace/arch.h"
+
+u64 itrace_arch_foreign_call_begin(void)
+{
+	u64 cet;
+
+	lockdep_assert_irqs_disabled();
+	/* constant false on kernels without CONFIG_X86_KERNEL_IBT */
+	if (!cpu_feature_enabled(X86_FEATURE_IBT))
+		return 0;
+	rdmsrl(MSR_IA32_S_CET, cet);
+	if (!(cet & CET_ENDBR_EN))
+		return 0;
+	wrmsrl(MSR_IA32_S_CET, cet & ~CET_ENDBR_EN);
+	return cet;
+}
+
+void itrace_arch_foreign_call_end(u64 saved)
+{
+	lockdep_assert_irqs_disabled();
+	if (saved & CET_ENDBR_EN)
+		wrmsrl(MSR_IA32_S_CET, saved);
+}
