@@ -2,8 +2,16 @@
 # kdb-itrace top-level wrapper. The module itself is built by Kbuild.
 #
 #   make                 module for the project's own test kernel
-#   make KDIR=/path      module for your kdb-enabled kernel build dir
+#   make KDIR=/path      module for your kernel's build dir
 #                        (pass ARCH=/CROSS_COMPILE= as for that kernel)
+#   make install         build and install for the running kernel (or
+#                        KDIR=...): modules_install into
+#                        /lib/modules/<release>/updates, then depmod
+#                        (INSTALL_MOD_PATH=DIR: under DIR instead)
+#   make dkms-install    sources to /usr/src/kdb-itrace-<version>, then
+#                        dkms add, build and install for the running
+#                        kernel and every later one (dkms.conf)
+#   make dkms-remove     dkms remove --all, and the /usr/src copy
 #   make vm              boot the plugin in a VM at a kdb-ready shell
 #   make vm ARCH=ppc64le the same on POWER9 (pseries, qemu TCG)
 #   make check           every test, both arches; ends with
@@ -31,6 +39,11 @@ ITRACE_ARCH ?= $(if $(filter ppc64le,$(ARCH)),ppc64le,x86_64)
 export ITRACE_ARCH
 Q := scripts/qemu
 
+# install, dkms-*: the running kernel unless KDIR is given
+INSTALL_KDIR = $(if $(KDIR),$(KDIR),/lib/modules/$(shell uname -r)/build)
+DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
+DKMS_SRC := /usr/src/kdb-itrace-$(DKMS_VERSION)
+
 ifeq ($(KDIR),)
 KDIR_CMD = $$($(Q)/build-kernel.sh)
 ifeq ($(ITRACE_ARCH),ppc64le)
@@ -44,12 +57,30 @@ endif
 
 ITRACE_FUZZ_SECS ?= 60
 
-.PHONY: all module vm check check-debug check-host check-vm bench fuzz checkpatch sparse clean
+.PHONY: all module install dkms-install dkms-remove vm check check-debug check-host check-vm bench fuzz checkpatch sparse clean
 
 all: module
 
 module:
 	@kdir=$(KDIR_CMD) && $(MAKE) -C "$$kdir" M=$(CURDIR) $(KARGS) W=1 modules
+
+install:
+	$(MAKE) -C "$(INSTALL_KDIR)" M=$(CURDIR) modules
+	$(MAKE) -C "$(INSTALL_KDIR)" M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
+	depmod -a $(if $(INSTALL_MOD_PATH),-b "$(INSTALL_MOD_PATH)") \
+		"$$(cat "$(INSTALL_KDIR)/include/config/kernel.release")"
+
+dkms-install:
+	rm -rf "$(DKMS_SRC)"
+	mkdir -p "$(DKMS_SRC)"
+	cp -r Kbuild dkms.conf kdb-itrace arch "$(DKMS_SRC)/"
+	dkms add -m kdb-itrace -v $(DKMS_VERSION)
+	dkms build -m kdb-itrace -v $(DKMS_VERSION)
+	dkms install -m kdb-itrace -v $(DKMS_VERSION)
+
+dkms-remove:
+	dkms remove -m kdb-itrace -v $(DKMS_VERSION) --all
+	rm -rf "$(DKMS_SRC)"
 
 vm:
 	@$(Q)/vm.sh

@@ -67,5 +67,12 @@ for arch in $ITRACE_ARCHES; do
 	[ "$arch" = x86_64 ] || continue
 	for kver in ${ITRACE_KVERS:-6.1 6.12}; do
 		build_clean "$arch" "stock-$kver" "W=1" W=1
+		# kdb is optional on purpose: none of its glue where it is absent
+		ko=$top/build/style/$arch-stock-$kver/kdb_itrace.ko
+		if [ -f "$ko" ] && ! nm "$ko" | grep -qE 'kdb_(printf|register)|itrace_kdb'; then
+			echo "PASS [$arch-stock-$kver] no kdb glue in the module (kernel without CONFIG_KGDB_KDB)"
+		else
+			echo "FAIL [$arch-stock-$kver] kdb glue in a module for a kernel without kdb: $(nm "$ko" 2>&1 | grep -E 'kdb' | head -3)"
+		fi
 	done
 done

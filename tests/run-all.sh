@@ -3,8 +3,9 @@
 # `make check`: runs every test group (host unit tests, style, bounded
 # libFuzzer runs, VM tests), echoes their PASS/FAIL lines and ends with
 # one "N passed, N failed" line. With arguments, only those groups:
-# host | style | fuzz | vm. ITRACE_ARCHES (default "x86_64 ppc64le")
-# picks the arches; ITRACE_FUZZ_SECS (default 60) the fuzzing time
+# host | style | fuzz | install | vm. ITRACE_ARCHES (default "x86_64 ppc64le")
+# picks the arches, ITRACE_FLAVOURS the kernels (flavours below);
+# ITRACE_FUZZ_SECS (default 60) the fuzzing time
 # (tests/fuzz/run.sh: 3.5 x that in all).
 # `make check-debug` (ITRACE_KVARIANT=debug): the VM tests on the debug
 # kernels only (host, style and fuzz do not depend on the kernel).
@@ -14,8 +15,37 @@ variant=${ITRACE_KVARIANT:-}
 if [ -n "$variant" ]; then
 	groups=${*:-vm}
 else
-	groups=${*:-host style fuzz vm}
+	groups=${*:-host style fuzz install vm}
 fi
+# The kernels the VM suite runs on, as build/ names them (lib.sh's
+# ITRACE_FLAVOUR: arch[-6.12][-variant]): the test kernels of both lines
+# on both arches, Debian's own amd64 kernels of both lines (no kdb; the
+# debugfs part of the suite), or with ITRACE_KVARIANT=debug the debug
+# kernels. ITRACE_FLAVOURS overrides the list; ITRACE_ARCHES (default
+# "x86_64 ppc64le") filters it by arch.
+flavours() {
+	local all f
+	if [ -n "${ITRACE_FLAVOURS:-}" ]; then
+		all=$ITRACE_FLAVOURS
+	elif [ "$variant" = debug ]; then
+		all="x86_64-debug ppc64le-debug"
+	else
+		all="x86_64 ppc64le x86_64-6.12 ppc64le-6.12 x86_64-stock x86_64-6.12-stock"
+	fi
+	for f in $all; do
+		[[ " ${ITRACE_ARCHES:-x86_64 ppc64le} " == *" ${f%%-*} "* ]] && echo "$f"
+	done
+}
+
+# flavour_run FLAVOUR CMD...: CMD with that kernel's ITRACE_* settings.
+flavour_run() {
+	local f=$1 kver=6.1 var=
+	shift
+	case $f in *-6.12*) kver=6.12 ;; esac
+	case $f in *-debug) var=debug ;; *-stock) var=stock ;; esac
+	ITRACE_ARCH=${f%%-*} ITRACE_KVER=$kver ITRACE_KVARIANT=$var "$@"
+}
+
 mkdir -p "$top/build"
 # every PASS/FAIL line of the last run
 out="$top/build/check${variant:+-$variant}.log"
@@ -28,8 +58,9 @@ for g in $groups; do
 	host)	"$top/tests/host/run.sh" ;;
 	style)	"$top/tests/checkpatch.sh" ;;
 	fuzz)	"$top/tests/fuzz/run.sh" ;;
-	vm)	for a in ${ITRACE_ARCHES:-x86_64 ppc64le}; do
-			ITRACE_ARCH=$a "$top/tests/vm/run.sh"
+	install) "$top/tests/install.sh" ;;
+	vm)	for f in $(flavours); do
+			flavour_run "$f" "$top/tests/vm/run.sh"
 		done ;;
 	*)	echo "FAIL unknown test group '$g'" ;;
 	esac 2>&1 | tee -a "$out" | grep --line-buffered -E '^(FAIL|#|\[itrace\])' >&2

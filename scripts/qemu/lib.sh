@@ -96,6 +96,15 @@ esac
 ITRACE_FRONTENDS="kdb debugfs"
 [ "$ITRACE_KVARIANT" != stock ] || ITRACE_FRONTENDS=debugfs
 export ITRACE_FRONTENDS
+# Where the module under test comes from: kbuild directly, or DKMS
+# (dkms-build.sh) as a user installs it: on Debian's own kernels, and on
+# the x86_64 6.12 test kernel (DKMS against a kernel build tree).
+ITRACE_VIA_DKMS=0
+if [ "$ITRACE_KVARIANT" = stock ] ||
+	{ [ "$ITRACE_ARCH" = x86_64 ] && [ "$ITRACE_KVER" = 6.12 ] &&
+		[ -z "$ITRACE_KVARIANT" ]; }; then
+	ITRACE_VIA_DKMS=1
+fi
 ITRACE_TIME_SCALE=${ITRACE_TIME_SCALE:-1}
 [[ $ITRACE_TIME_SCALE =~ ^[1-9][0-9]*$ ]] ||
 	die "ITRACE_TIME_SCALE must be a whole number >= 1"

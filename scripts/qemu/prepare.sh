@@ -71,9 +71,11 @@ else
 		CROSS_COMPILE="$KCROSS" W=1 modules
 	module=(--module "$b/module/kdb_itrace.ko")
 fi
-# On Debian's own kernels the module under test is the one DKMS builds
-# (the W=1 build above stays: it is the warnings check there).
-if [ "$ITRACE_KVARIANT" = stock ] && [ $no_module -eq 0 ]; then
+# Where the module under test is the one DKMS builds (lib.sh: Debian's
+# own kernels, x86_64 6.12), the W=1 build above stays: it is the
+# warnings check there.
+if [ "$ITRACE_VIA_DKMS" = 1 ] && [ $no_module -eq 0 ]; then
+	[ -n "${release:-}" ] || release=$(cat "$kdir/include/config/kernel.release")
 	ko=$("$ITRACE_TOP/scripts/qemu/dkms-build.sh" "$kdir" "$release" "$b/dkms")
 	module=(--module "$ko")
 fi
