@@ -4,8 +4,8 @@
  * kernel built with CONFIG_X86_KERNEL_IBT has objtool seal every
  * function whose address the kernel never takes: its ENDBR becomes a
  * NOP, and on a CPU enforcing IBT an indirect call to it raises #CP.
- * Mainline takes the address of neither kallsyms_lookup_name nor
- * task_work_add, so around such a call this CPU stops checking ENDBR
+ * Mainline never takes task_work_add's address, so around such a
+ * call this CPU stops checking ENDBR
  * (supervisor CET, MSR_IA32_S_CET.ENDBR_EN). IRQs are off in between, so
  * nothing else runs on this CPU unchecked; the kernel's own ibt_save()
  * does the same for EFI calls, but is not exported.
