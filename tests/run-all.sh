@@ -46,6 +46,38 @@ flavour_run() {
 	ITRACE_ARCH=${f%%-*} ITRACE_KVER=$kver ITRACE_KVARIANT=$var "$@"
 }
 
+# vm_lanes: the VM suites, one lane per arch, the lanes side by side
+# (ITRACE_VM_LANES=1: one after the other). A guest keeps about one host
+# core busy, and the x86_64 lane holds four kernels against ppc64le's
+# two, so on 2 cores two lanes take about as long as the x86_64 one.
+# Every VM wait is a handshake or scaled by ITRACE_TIME_SCALE, so a
+# slower guest is no failure. Each lane's output is printed whole, in
+# arch order, once both are done; its timing line on the way.
+vm_lanes() {
+	local a f lanes=() logs=()
+	for a in ${ITRACE_ARCHES:-x86_64 ppc64le}; do
+		lanes+=("$(flavours | grep -E "^$a(-|$)" | tr '\n' ' ')")
+	done
+	if [ "${ITRACE_VM_LANES:-2}" = 1 ]; then
+		for f in ${lanes[*]}; do
+			flavour_run "$f" "$top/tests/vm/run.sh"
+		done
+		return
+	fi
+	for a in "${!lanes[@]}"; do
+		logs+=("$top/build/vm-lane-$a.log")
+		(
+			t=$(date +%s)
+			for f in ${lanes[$a]}; do
+				flavour_run "$f" "$top/tests/vm/run.sh"
+			done >"${logs[$a]}" 2>&1
+			echo "# vm lane ${lanes[$a]}took $(( $(date +%s) - t )) s" >&2
+		) &
+	done
+	wait
+	cat "${logs[@]}"
+}
+
 mkdir -p "$top/build"
 # every PASS/FAIL line of the last run
 out="$top/build/check${variant:+-$variant}.log"
@@ -59,9 +91,7 @@ for g in $groups; do
 	style)	"$top/tests/checkpatch.sh" ;;
 	fuzz)	"$top/tests/fuzz/run.sh" ;;
 	install) "$top/tests/install.sh" ;;
-	vm)	for f in $(flavours); do
-			flavour_run "$f" "$top/tests/vm/run.sh"
-		done ;;
+	vm)	vm_lanes ;;
 	*)	echo "FAIL unknown test group '$g'" ;;
 	esac 2>&1 | tee -a "$out" | grep --line-buffered -E '^(FAIL|#|\[itrace\])' >&2
 done

@@ -21,9 +21,12 @@ ITRACE_CACHE=${ITRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kdb-itrace}
 say() { printf '[itrace] %s\n' "$*" >&2; }
 die() { printf '[itrace] error: %s\n' "$*" >&2; exit 1; }
 
+# Two VM lanes (tests/run-all.sh) may install at the same time: apt
+# waits for the other's dpkg lock instead of failing at once.
+APT_LOCKWAIT=(-o DPkg::Lock::Timeout=600)
 apt_install() {
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends "$@" >&2
+		"${APT_LOCKWAIT[@]}" --no-install-recommends "$@" >&2
 }
 
 # need_pkgs PKG...: install missing Debian packages when root, else
@@ -40,11 +43,11 @@ need_pkgs() {
 	fi
 	say "installing: ${missing[*]}"
 	if [ ! -e "$ITRACE_CACHE/.apt-updated" ]; then
-		apt-get update -qq >&2 || die "apt-get update failed"
+		apt-get update -qq "${APT_LOCKWAIT[@]}" >&2 || die "apt-get update failed"
 		mkdir -p "$ITRACE_CACHE" && touch "$ITRACE_CACHE/.apt-updated"
 	fi
 	apt_install "${missing[@]}" ||
-		{ apt-get update -qq >&2 && apt_install "${missing[@]}"; } ||
+		{ apt-get update -qq "${APT_LOCKWAIT[@]}" >&2 && apt_install "${missing[@]}"; } ||
 		die "apt-get install ${missing[*]} failed"
 }
 
