@@ -19,8 +19,8 @@ else
 fi
 # The kernels the VM suite runs on, as build/ names them (lib.sh's
 # ITRACE_FLAVOUR: arch[-6.12][-variant]): the test kernels of both lines
-# on both arches, Debian's own amd64 kernels of both lines (no kdb; the
-# debugfs part of the suite), or with ITRACE_KVARIANT=debug the debug
+# on both arches, Debian's own kernels of both lines on both arches (no
+# kdb; the debugfs part of the suite), or with ITRACE_KVARIANT=debug the debug
 # kernels. ITRACE_FLAVOURS overrides the list; ITRACE_ARCHES (default
 # "x86_64 ppc64le") filters it by arch.
 flavours() {
@@ -30,7 +30,8 @@ flavours() {
 	elif [ "$variant" = debug ]; then
 		all="x86_64-debug ppc64le-debug"
 	else
-		all="x86_64 ppc64le x86_64-6.12 ppc64le-6.12 x86_64-stock x86_64-6.12-stock"
+		all="x86_64 ppc64le x86_64-6.12 ppc64le-6.12 x86_64-stock
+			x86_64-6.12-stock ppc64le-stock ppc64le-6.12-stock"
 	fi
 	for f in $all; do
 		[[ " ${ITRACE_ARCHES:-x86_64 ppc64le} " == *" ${f%%-*} "* ]] && echo "$f"

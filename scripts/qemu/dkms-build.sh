@@ -9,7 +9,7 @@
 # /var/lib/dkms/mok.key, made once (dkms 3.0 reads its key location only
 # from /etc/dkms/framework.conf). The test kernels do not trust that key:
 # the module loads as an unsigned one does.
-# Prints the installed .ko. x86_64 only (dkms would not cross-build).
+# Prints the installed .ko. x86_64 only (dkms does not cross-build).
 # Progress on stderr; dkms's own output in OUT/dkms.log.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
