@@ -14,7 +14,8 @@
 #   make dkms-remove     dkms remove --all, and the /usr/src copy
 #   make vm              boot the plugin in a VM at a kdb-ready shell
 #   make vm ARCH=ppc64le the same on POWER9 (pseries, qemu TCG)
-#   make check           every test, both arches; ends with
+#   make check           every test, both arches, 6.1 and 6.12 test
+#                        kernels and Debian's stock ones; ends with
 #                        "N passed, N failed"
 #   make bench           timings: host per-record cost, then per arch
 #                        untraced / ptrace / itrace in one VM boot
@@ -24,8 +25,8 @@
 #   make check-debug     the VM tests, both arches, on the debug kernels
 #                        (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak;
 #                        scripts/qemu/config/*debug.config): any report
-#                        fails; ends with "N passed, N failed". About 44
-#                        minutes warm, plus two debug kernels when cold
+#                        fails; ends with "N passed, N failed" (ppc64le:
+#                        a subset; README "Test coverage and time")
 #   make checkpatch      scripts/checkpatch.pl --strict on our sources
 #   make sparse          the module built with C=1 (sparse)
 #   make clean
