@@ -4,28 +4,49 @@
 printed (build/bench/ARCH-CLOCK.data) and the HOST lines of
 bench/host/run.sh, as markdown tables on stdout.
 
+It checks its own figures first: every traced run's traps (and records)
+against the workload's known counts per pass (tp_bench: 9 instructions,
+4 taken transfers, 5 branches, 1 call) times N. A row with a run off by
+more than a small margin (the span's few instructions outside the loop)
+is printed as INVALID with the reason instead of its per-trap figures,
+and no ratio is taken against it: a miscounted row must not pass for a
+measurement (the ptrace rows once showed negative traps and a -290x
+ratio, docs/BENCH.md "The clock"). Exit status 3 when a row is invalid.
+
 usage: table.py DIR   (reads DIR/*.data and DIR/host.txt)
 """
 import glob
 import os
+import re
 import statistics
 import sys
 
+# key, label, ratio against (ptrace row, floor row), expected traps and
+# records per pass (a key of per_pass(), 0, or None: not counted)
 ROWS = [
-    ("untraced", "untraced", None, None),
-    ("ptrace-step", "ptrace PTRACE_SINGLESTEP", None, None),
-    ("ptrace-block", "ptrace PTRACE_SINGLEBLOCK", None, None),
-    ("insn", "itrace insn", "ptrace-step", "floor-insn"),
-    ("block", "itrace block", "ptrace-block", "floor-block"),
-    ("floor-insn", "itrace insn, kinds none (floor)", None, None),
-    ("floor-block", "itrace block, kinds none (floor)", None, None),
-    ("decode-insn", "itrace insn, kinds call", None, "floor-insn"),
+    ("untraced", "untraced", None, None, None, None),
+    ("ptrace-step", "ptrace PTRACE_SINGLESTEP", None, None, "insns", None),
+    ("ptrace-block", "ptrace PTRACE_SINGLEBLOCK", None, None, "block", None),
+    ("insn", "itrace insn", "ptrace-step", "floor-insn", "insns", "insns"),
+    ("block", "itrace block", "ptrace-block", "floor-block", "block", "taken"),
+    ("floor-insn", "itrace insn, kinds none (floor)", None, None, "insns", 0),
+    ("floor-block", "itrace block, kinds none (floor)", None, None, "block", 0),
+    ("decode-insn", "itrace insn, kinds call", None, "floor-insn", "insns",
+     "calls"),
 ]
 
 
+def tolerance(want):
+    """how far a count may be from @want = per pass x N: the span's own
+    instructions outside the loop (the clock system calls, the call into
+    the loop; a few tens), and nothing at all where nothing is due"""
+    return 100 + want // 1000 if want else 0
+
+
 def load(path):
-    """{mode: [(ns, traps, records)...]}, {key: value} of one .data file"""
-    runs, info = {}, {}
+    """{mode: [(ns, traps, records)...]}, {key: value},
+    {mode: [(ns, steps, calls)...]} of one .data file"""
+    runs, info, vdso = {}, {}, {}
     with open(path) as f:
         for line in f:
             w = line.split()
@@ -35,38 +56,113 @@ def load(path):
             elif len(w) >= 7 and w[1].startswith("cost-"):
                 runs.setdefault(w[1] + " " + w[2], []).append(
                     (int(w[4]), 0, 0))
+            elif len(w) >= 7 and w[1] == "vdso":
+                vdso.setdefault(w[2], []).append(
+                    (int(w[4]), int(w[5]), int(w[6])))
             elif len(w) >= 2:
                 info[w[1]] = " ".join(w[2:])
-    return runs, info
+    return runs, info, vdso
+
+
+def per_pass(info):
+    """the workload's counts per pass, from its own "per pass" line, and
+    what a block step traps on here (vm.exp's blockmode line): every
+    branch under powerpc's MSR_BE, every instruction where qemu ignores
+    x86 BTF (module and kernel then single-step), else taken transfers"""
+    m = re.search(r"per pass (\d+) insns, (\d+) taken transfers, "
+                  r"(\d+) branches, (\d+) call", info.get("status", ""))
+    if not m:
+        return None
+    p = dict(zip(("insns", "taken", "branches", "calls"),
+                 map(int, m.groups())))
+    bm = info.get("blockmode")
+    if bm is None:
+        return None
+    if "MSR_BE" in bm:
+        p["block"] = p["branches"]
+    elif "not honoured" in bm:
+        p["block"] = p["insns"]
+    else:
+        p["block"] = p["taken"]
+    return p
+
+
+def check(r, n, pp, traps_key, recs_key):
+    """why the runs @r of a row do not count what they say, or None"""
+    why = []
+    for i, (ns, traps, recs) in enumerate(r, 1):
+        if ns <= 0:
+            why.append("run %d: window %d ns" % (i, ns))
+        for what, got, key in (("traps", traps, traps_key),
+                               ("records", recs, recs_key)):
+            if key is None:
+                continue
+            if pp is None or n is None:
+                return "no per-pass counts in the data to check against"
+            k = pp[key] if key else 0
+            want = k * n
+            if abs(got - want) > tolerance(want):
+                why.append("run %d: %s %d, expected %d (%d per pass x %d) "
+                           "within %d" % (i, what, got, want, k, n,
+                                          tolerance(want)))
+    return "; ".join(why) if why else None
 
 
 def med(xs):
     return statistics.median(xs)
 
 
-def arch_table(path):
-    runs, info = load(path)
+def host_speed(d):
+    """the host microbenchmark's x86 hot loop, ns/record: the yardstick
+    of the host's speed beside the wall-clock figures"""
+    try:
+        with open(os.path.join(d, "host.txt")) as f:
+            for line in f:
+                w = line.split()
+                if len(w) == 7 and w[:3] == ["HOST", "x86", "hot"]:
+                    return w[4]
+    except OSError:
+        pass
+    return None
+
+
+def arch_table(path, speed, invalid):
+    runs, info, vdso = load(path)
     icount = path.endswith("-icount.data")
     unit = "guest insns" if icount else "ns"
     out = []
     name = os.path.basename(path)[:-len(".data")]
-    out.append("### %s (%s)\n" % (name, "qemu -icount: 1 ns = 1 guest instruction"
-                                  if icount else "wall clock"))
+    if icount:
+        out.append("### %s (qemu -icount: 1 ns = 1 guest instruction; "
+                   "exact, the same on any host)\n" % name)
+    else:
+        out.append("### %s (wall clock: moves with the host; host "
+                   "yardstick %s ns/record)\n" % (name, speed or "?"))
+    arch = info.get("arch", "").split()
+    n = int(arch[2]) if len(arch) >= 5 else None
     out.append("%s; %s; %s; N=%s passes, %s runs each, medians\n" % (
         info.get("uname", "?"), "cpus " + info.get("cpus", "?"),
         "clocksource " + info.get("clocksource", "?"),
-        info.get("arch", "? n ?").split()[2] if "arch" in info else "?",
-        info.get("arch", "? n ? runs ?").split()[-1] if "arch" in info else "?"))
-    out.append("| mode | window (%s) | traps | records | %s/trap | best | "
-               "steps/s | x ptrace | x floor |"
-               % ("ms" if not icount else "M insns", unit))
-    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        n if n is not None else "?", arch[4] if len(arch) >= 5 else "?"))
+    pp = per_pass(info)
+    if any(key in runs for key, _, _, _, _, _ in ROWS):
+        out.append("| mode | window (%s) | traps | records | %s/trap | "
+                   "best | steps/s | x ptrace | x floor |"
+                   % ("ms" if not icount else "M insns", unit))
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    bad = {}
+    for key, label, _, _, tk, rk in ROWS:
+        if key in runs:
+            why = check(runs[key], n, pp, tk, rk)
+            if why:
+                bad[key] = why
+                invalid.append("%s: %s: INVALID: %s" % (name, label, why))
     per = {}
-    for key, _, _, _ in ROWS:
-        if key in runs and med([x[1] for x in runs[key]]):
+    for key, _, _, _, _, _ in ROWS:
+        if key in runs and key not in bad and med([x[1] for x in runs[key]]):
             per[key] = (med([x[0] for x in runs[key]]) /
                         med([x[1] for x in runs[key]]),)
-    for key, label, vs_ptrace, vs_floor in ROWS:
+    for key, label, vs_ptrace, vs_floor, _, _ in ROWS:
         if key not in runs:
             continue
         r = runs[key]
@@ -79,6 +175,10 @@ def arch_table(path):
         if not icount:
             window += " (±%.0f%%)" % (spread / 2)
         cells = [label, window, "%d" % traps, "%d" % recs]
+        if key in bad:
+            cells += ["**INVALID**: " + bad[key], "", "", "", ""]
+            out.append("| " + " | ".join(cells) + " |")
+            continue
         if traps:
             cells.append("%.0f" % (ns / traps))
             cells.append("%.0f" % min(x[0] / x[1] for x in r))
@@ -88,9 +188,17 @@ def arch_table(path):
             cells += ["-", "-", "-"]
         rp = per.get(vs_ptrace)
         rf = per.get(vs_floor)
-        cells.append("%.1f" % (rp[0] / per[key][0]) if rp and traps else "")
-        cells.append("%.2f" % (per[key][0] / rf[0]) if rf and traps else "")
+        cells.append("%.1f" % (rp[0] / per[key][0]) if rp and traps else
+                     "-" if vs_ptrace in bad else "")
+        cells.append("%.2f" % (per[key][0] / rf[0]) if rf and traps else
+                     "-" if vs_floor in bad else "")
         out.append("| " + " | ".join(cells) + " |")
+    checked = [k for k, _, _, _, tk, _ in ROWS if k in runs and tk]
+    if checked:
+        out.append("\nCounts: %s." % (
+            "every traced run within tolerance of N x the workload's "
+            "count per pass" if not bad else
+            "%d of %d traced rows INVALID (above)" % (len(bad), len(checked))))
     cost = [k for k in runs if k.startswith("cost-")]
     if cost:
         out.append("\nUntraced cost (median of %d rounds, module loaded "
@@ -111,6 +219,29 @@ def arch_table(path):
             out.append("| %s | %.2f %s | %.2f %s | %+.2f%% | %.1f%% / %.1f%% |"
                        % (wl[5:], ma / 1e6, u, mb / 1e6, u,
                           (ma - mb) / mb * 100, sa, sb))
+    if vdso:
+        out.append("\nvDSO clock reads (`tp_bench clock`, BENCH_VDSO): "
+                   "steps per call above those of a read that is never "
+                   "retried are retries (x86_64: 59 steps a call, 26 more "
+                   "a retry; ppc64le: 86, 14 more a retry):\n")
+        out.append("| mode | calls | %s/call | steps/call | min | max | "
+                   "%s/step |" % (unit, unit))
+        out.append("|---|---:|---:|---:|---:|---:|---:|")
+        for key in ("untraced", "insn", "ptrace-step"):
+            if key not in vdso:
+                continue
+            r = vdso[key]
+            calls = r[0][2]
+            spc = [x[1] / x[2] for x in r]
+            ns = med([x[0] for x in r])
+            steps = med([x[1] for x in r])
+            cells = [key, "%d" % calls, "%.0f" % (ns / calls)]
+            if steps:
+                cells += ["%.1f" % med(spc), "%.1f" % min(spc),
+                          "%.1f" % max(spc), "%.0f" % (ns / steps)]
+            else:
+                cells += ["-", "-", "-", "-"]
+            out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
 
 
@@ -132,10 +263,19 @@ def host_table(path):
 
 def main():
     d = sys.argv[1]
+    speed = host_speed(d)
+    invalid = []
+    print("Host speed: %s ns/record in the host microbenchmark's x86 hot "
+          "loop, the yardstick for every wall-clock table (they move with "
+          "the host's speed and load; the icount tables are exact guest "
+          "instruction counts, the same on any host).\n" % (speed or "?"))
     if os.path.exists(os.path.join(d, "host.txt")):
         print(host_table(os.path.join(d, "host.txt")))
     for p in sorted(glob.glob(os.path.join(d, "*.data"))):
-        print(arch_table(p))
+        print(arch_table(p, speed, invalid))
+    for line in invalid:
+        print("table.py: " + line, file=sys.stderr)
+    return 3 if invalid else 0
 
 
-main()
+sys.exit(main())

@@ -7,14 +7,16 @@
 # clock then advances 1 ns per guest instruction, so every "ns" the
 # guest measures is an exact count of guest instructions (user and
 # kernel), free of host noise. The BENCH lines go to
-# build/bench/$ITRACE_ARCH-CLOCK.data, the whole transcript next to it.
+# build/bench/FLAVOUR-CLOCK.data (FLAVOUR: the arch, plus the kernel line
+# and variant when not the default, e.g. x86_64-debug with
+# ITRACE_KVARIANT=debug), the whole transcript next to it.
 #
 # Env: BENCH_N (loop passes per run), BENCH_RUNS (runs per mode, >= 3),
 #      BENCH_BIG (passes of the untraced-cost loop), BENCH_SYS (passes of
-#      the untraced-cost system-call loop), BENCH_COST_RUNS and
-#      BENCH_MODES (bench/vm.exp), BENCH_APPEND (kernel command line, e.g.
-#      kdb_itrace.log_records=N), ITRACE_SMP (guest cpus, default 1: see
-#      below).
+#      the untraced-cost system-call loop), BENCH_COST_RUNS, BENCH_MODES
+#      and BENCH_VDSO (bench/vm.exp), BENCH_APPEND (kernel command line,
+#      e.g. kdb_itrace.log_records=N), ITRACE_SMP (guest cpus, default 1:
+#      see below).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/scripts/qemu/lib.sh"
@@ -35,7 +37,8 @@ sysm=${BENCH_SYS:-5000}
 [ "$runs" -ge 3 ] || die "BENCH_RUNS must be at least 3 (the table shows medians)"
 
 out="$top/build/bench"
-b="$top/build/$ITRACE_ARCH/bench"
+# prepare.sh's build dir for this kernel (lib.sh), module included
+b="$ITRACE_BUILD/bench"
 mkdir -p "$out" "$b"
 
 "$top/scripts/qemu/prepare.sh" >/dev/null || die "prepare.sh failed"
@@ -45,7 +48,7 @@ for p in "$top/bench/tp_bench.c" "$top/tests/prog/tp_ptrace.c"; do
 		>"$b/$name.log" 2>&1 || die "$name does not build: $b/$name.log"
 done
 "$top/scripts/qemu/build-initramfs.sh" "$b/initramfs.cpio.gz" \
-	--module "$top/build/$ITRACE_ARCH/module/kdb_itrace.ko" \
+	--module "$ITRACE_BUILD/module/kdb_itrace.ko" \
 	--prog "$b/tp_bench" --prog "$b/tp_ptrace" || die "initramfs failed"
 
 # One guest cpu on both arches: the tracer and the tracee of the ptrace
@@ -62,18 +65,18 @@ append=
 # e.g. BENCH_APPEND=kdb_itrace.log_records=1048576
 append="$append ${BENCH_APPEND:-}"
 timeout_s=$((600 + runs * 900))
-say "bench $ITRACE_ARCH ($clock): N=$n runs=$runs, untraced cost: loop $big, sys $sysm"
+say "bench $ITRACE_FLAVOUR ($clock): N=$n runs=$runs, untraced cost: loop $big, sys $sysm"
 rc=1
 for try in 1 2 3; do
 	"$top/scripts/qemu/run-vm.sh" --initrd "$b/initramfs.cpio.gz" \
 		--timeout "$timeout_s" --append "$append" \
 		--expect "$top/bench/vm.exp" "$n" "$runs" "$big" "$sysm" \
-		>"$out/$ITRACE_ARCH-$clock.out" 2>&1
+		>"$out/$ITRACE_FLAVOUR-$clock.out" 2>&1
 	rc=$?
-	grep -q '^FAIL: clocksource' "$out/$ITRACE_ARCH-$clock.out" || break
-	say "bench $ITRACE_ARCH ($clock): no TSC clocksource (boot $try), booting again"
+	grep -q '^FAIL: clocksource' "$out/$ITRACE_FLAVOUR-$clock.out" || break
+	say "bench $ITRACE_FLAVOUR ($clock): no TSC clocksource (boot $try), booting again"
 done
-grep '^BENCH ' "$out/$ITRACE_ARCH-$clock.out" >"$out/$ITRACE_ARCH-$clock.data"
-grep -E '^(FAIL|PASS)' "$out/$ITRACE_ARCH-$clock.out" >&2
-[ $rc -eq 0 ] || say "bench $ITRACE_ARCH ($clock): VM run failed (rc $rc): $out/$ITRACE_ARCH-$clock.out"
+grep '^BENCH ' "$out/$ITRACE_FLAVOUR-$clock.out" >"$out/$ITRACE_FLAVOUR-$clock.data"
+grep -E '^(FAIL|PASS)' "$out/$ITRACE_FLAVOUR-$clock.out" >&2
+[ $rc -eq 0 ] || say "bench $ITRACE_FLAVOUR ($clock): VM run failed (rc $rc): $out/$ITRACE_FLAVOUR-$clock.out"
 exit $rc

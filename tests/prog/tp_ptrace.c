@@ -34,6 +34,16 @@
  *	stepped larx..stcx. window never succeeds, so each one is run
  *	through at full speed as gdb does (ppc_atomic.h) and counted
  *	apart. Exit status: PROG's.
+ *
+ * tp_ptrace marked step|block PROG [ARG...]
+ *	The benchmarks' baseline: PROG runs free (PTRACE_CONT) up to its
+ *	first SIGURG, is stepped from there up to its second, then runs
+ *	free to its end, as a debugger steps a region and continues
+ *	around it. The two SIGURGs are PROG's marks around its timed span
+ *	(bench/tp_bench.c) and are not delivered. Prints "marked MODE: S
+ *	steps in T ns (P ns/step), exit E": only the steps between the
+ *	marks, timed from mark to mark. Exit status: PROG's, or 1 when it
+ *	did not make exactly two marks.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -325,11 +335,19 @@ static int run_window(pid_t pid, int sig, int *st, int *trapped)
 }
 #endif
 
-static int bench(int block, char **argv)
+/*
+ * @marked: step only between PROG's two SIGURG marks (see the top). A
+ * SIGTRAP while it runs free is PROG's own and is passed on. On x86 the
+ * step over the second mark's kill reports its SIGTRAP before the SIGURG
+ * stop, so that system call counts as a step; on powerpc, where a
+ * stepped system call reports nothing, it does not.
+ */
+static int bench(int block, int marked, char **argv)
 {
 	unsigned long long steps = 0, windows = 0, ns;
+	int st, sig = 0, marks = 0, stepping = !marked;
 	struct timespec t0, t1;
-	int st, sig = 0;
+	const char *name = block ? "block" : "step";
 	pid_t pid;
 
 	fflush(stdout);
@@ -347,31 +365,47 @@ static int bench(int block, char **argv)
 	}
 	ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)PTRACE_O_EXITKILL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t1 = t0;
 	for (;;) {
 		int trapped;
 
-		if (run_window(pid, sig, &st, &trapped)) {
+		if (stepping && run_window(pid, sig, &st, &trapped)) {
 			windows++;
-		} else {
+		} else if (stepping) {
 			trapped = resume(pid, block ? PTRACE_SINGLEBLOCK :
 					 PTRACE_SINGLESTEP, sig, &st);
 			steps += trapped;
+		} else {
+			resume(pid, PTRACE_CONT, sig, &st);
+			trapped = 0;
 		}
-		if (trapped)
+		if (trapped) {
 			sig = 0;
-		else if (WIFSTOPPED(st))
+		} else if (marked && WIFSTOPPED(st) && WSTOPSIG(st) == SIGURG) {
+			sig = 0;
+			stepping = ++marks == 1;
+			/* the tracer's clock, not PROG's: never stepped */
+			clock_gettime(CLOCK_MONOTONIC, stepping ? &t0 : &t1);
+		} else if (WIFSTOPPED(st)) {
 			sig = WSTOPSIG(st);
-		else
+		} else {
 			break;
+		}
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (!marked)
+		clock_gettime(CLOCK_MONOTONIC, &t1);
 	ns = (t1.tv_sec - t0.tv_sec) * 1000000000ULL + t1.tv_nsec - t0.tv_nsec;
-	printf("tp_ptrace: bench %s: %llu steps in %llu ns (%llu ns/step), exit %d",
-	       block ? "block" : "step", steps, ns, steps ? ns / steps : 0,
+	printf("tp_ptrace: %s %s: %llu steps in %llu ns (%llu ns/step), exit %d",
+	       marked ? "marked" : "bench", name, steps, ns,
+	       steps ? ns / steps : 0,
 	       WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 	if (windows)
 		printf(", %llu larx..stcx. windows run through", windows);
 	printf("\n");
+	if (marked && marks != 2) {
+		printf("tp_ptrace: marked: %d SIGURG marks, not 2\n", marks);
+		return 1;
+	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -381,11 +415,13 @@ int main(int argc, char **argv)
 		return coex(argv[2], atoi(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "hbreak"))
 		return hbreak(argv[2]);
-	if (argc >= 4 && !strcmp(argv[1], "bench") &&
+	if (argc >= 4 && (!strcmp(argv[1], "bench") ||
+			  !strcmp(argv[1], "marked")) &&
 	    (!strcmp(argv[2], "step") || !strcmp(argv[2], "block")))
-		return bench(!strcmp(argv[2], "block"), argv + 3);
+		return bench(!strcmp(argv[2], "block"),
+			     !strcmp(argv[1], "marked"), argv + 3);
 	fprintf(stderr, "usage: tp_ptrace coex FIFO N\n"
 		"       tp_ptrace hbreak FIFO\n"
-		"       tp_ptrace bench step|block PROG [ARG...]\n");
+		"       tp_ptrace bench|marked step|block PROG [ARG...]\n");
 	return 2;
 }
