@@ -6,8 +6,9 @@
 # tests/kmod/itrace_canary.ko) and the initramfs, all under
 # build/$ITRACE_FLAVOUR/ (build/x86_64/, build/ppc64le-6.12/,
 # build/x86_64-debug/, ...). With ITRACE_KVARIANT=stock the kernel is
-# Debian's own (stock-kernel.sh) and the module is what DKMS builds
-# against its headers package (dkms-build.sh).
+# Debian's own (stock-kernel.sh) and the module is built against its
+# headers package: by DKMS on x86_64 (dkms-build.sh; lib.sh's
+# ITRACE_VIA_DKMS), by kbuild across to ppc64le.
 # Progress goes to stderr, build logs to that dir's *.log; on success
 # prints the initramfs path.
 #
