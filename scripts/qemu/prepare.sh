@@ -3,7 +3,8 @@
 # Builds everything a VM boot needs for $ITRACE_ARCH, reusing what is
 # already built: the test kernel (cached), the module against it, the
 # static test programs (on the debug kernel also the test-only module
-# tests/kmod/itrace_canary.ko) and the initramfs, all under
+# tests/kmod/itrace_canary.ko and a copy of the module signed with the
+# kernel's build key) and the initramfs, all under
 # build/$ITRACE_FLAVOUR/ (build/x86_64/, build/ppc64le-6.12/,
 # build/x86_64-debug/, ...). With ITRACE_KVARIANT=stock the kernel is
 # Debian's own (stock-kernel.sh) and the module is built against its
@@ -88,6 +89,17 @@ if [ "$ITRACE_KVARIANT" = debug ]; then
 	run kmod make -C "$kdir" M="$b/kmod" ARCH="$KARCH" \
 		CROSS_COMPILE="$KCROSS" W=1 modules
 	module+=(--kmod "$b/kmod/itrace_canary.ko")
+	# and a copy of the module signed with the kernel's build key, the
+	# one module a kernel booted with lockdown=integrity loads
+	# (tests/vm/lockdown_boot.exp)
+	if [ $no_module -eq 0 ]; then
+		cp "$b/module/kdb_itrace.ko" "$b/kmod/kdb_itrace_signed.ko"
+		run sign-file "$kdir/scripts/sign-file" \
+			"$(sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"$/\1/p' "$kdir/.config")" \
+			"$kdir/certs/signing_key.pem" "$kdir/certs/signing_key.x509" \
+			"$b/kmod/kdb_itrace_signed.ko"
+		module+=(--kmod "$b/kmod/kdb_itrace_signed.ko")
+	fi
 fi
 progs=()
 for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_syscall \
