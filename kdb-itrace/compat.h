@@ -3,7 +3,7 @@
  * Lets the pure-C parts (parser, ring, formatter, classifiers) build
  * unchanged in the kernel module and in the host unit tests: kernel
  * types, READ_ONCE/WRITE_ONCE, the SMP barriers the ring relies on and
- * what the output sink needs (va_list, container_of).
+ * what the output sink needs (va_list, container_of), errno values.
  */
 #ifndef _ITRACE_COMPAT_H
 #define _ITRACE_COMPAT_H
@@ -11,6 +11,7 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/compiler.h>
+#include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>

@@ -172,6 +172,7 @@ void itrace_flags_str(char *buf, size_t len, u8 flags, u16 kinds);
 enum {
 	ITRACE_FE_KDB = 1 << 0,
 	ITRACE_FE_DEBUGFS = 1 << 1,
+	ITRACE_FE_XMON = 1 << 2,
 };
 
 extern unsigned int itrace_frontends;
@@ -188,6 +189,32 @@ static inline int itrace_kdb_init(void)
 }
 
 static inline void itrace_kdb_exit(void)
+{
+}
+#endif
+
+/*
+ * xmon.c, built only on kernels with xmon (CONFIG_XMON): the entry
+ * points xmon's `p` command calls, and their load-time buffer.
+ */
+#if IS_ENABLED(CONFIG_XMON)
+int itrace_xmon_init(void);
+void itrace_xmon_exit(void);
+long itrace_xmon_on(unsigned long pid, unsigned long mode,
+		    unsigned long flags, unsigned long kinds);
+long itrace_xmon_off(unsigned long pid);
+long itrace_xmon_log(unsigned long pid, unsigned long count,
+		     unsigned long raw);
+long itrace_xmon_status(void);
+long itrace_xmon_clear(void);
+long itrace_xmon_help(void);
+#else
+static inline int itrace_xmon_init(void)
+{
+	return -ENODEV;
+}
+
+static inline void itrace_xmon_exit(void)
 {
 }
 #endif

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The one place that reaches kernel functions mainline does not export
- * to modules: today task_work_add(), the module's only way into a traced
- * task's own context (arming, the x86 uprobe re-arm, the ppc fault-in).
+ * to modules: task_work_add(), the module's only way into a traced
+ * task's own context (arming, the x86 uprobe re-arm, the ppc fault-in),
+ * and where the kernel has xmon, xmon_printf(), xmon's own console
+ * printer, for the xmon front-end's output (xmon.c; optional: without it
+ * that output goes to the kernel log).
  *
  * Since 5.7 mainline exports neither kallsyms_lookup_name() nor
  * kallsyms_on_each_symbol(). As SystemTap's runtime and lttng-modules
@@ -37,7 +40,10 @@ typedef int (*task_work_add_fn)(struct task_struct *p,
 				struct callback_head *work,
 				enum task_work_notify_mode mode);
 
+typedef void (*xmon_printf_fn)(const char *fmt, ...);
+
 static task_work_add_fn ksym_task_work_add;
+static xmon_printf_fn ksym_xmon_printf;
 
 /*
  * The start of function @name given an @addr inside it, or 0 if @addr is
@@ -82,7 +88,11 @@ static unsigned long find_func(const char *name)
 int itrace_ksym_init(void)
 {
 	ksym_task_work_add = (task_work_add_fn)find_func("task_work_add");
-	return ksym_task_work_add ? 0 : -ENOENT;
+	if (!ksym_task_work_add)
+		return -ENOENT;
+	if (IS_ENABLED(CONFIG_XMON))
+		ksym_xmon_printf = (xmon_printf_fn)find_func("xmon_printf");
+	return 0;
 }
 
 int itrace_task_work_add(struct task_struct *p, struct callback_head *work,
@@ -98,4 +108,25 @@ int itrace_task_work_add(struct task_struct *p, struct callback_head *work,
 	itrace_arch_foreign_call_end(saved);
 	local_irq_restore(flags);
 	return ret;
+}
+
+bool itrace_xmon_puts(const char *s)
+{
+	xmon_printf_fn print = ksym_xmon_printf;
+	unsigned long flags;
+	u64 saved;
+
+	if (!print)
+		return false;
+	local_irq_save(flags);
+	saved = itrace_arch_foreign_call_begin();
+	print("%s", s);
+	itrace_arch_foreign_call_end(saved);
+	local_irq_restore(flags);
+	return true;
+}
+
+bool itrace_xmon_printer(void)
+{
+	return ksym_xmon_printf;
 }

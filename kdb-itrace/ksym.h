@@ -19,4 +19,12 @@ int itrace_ksym_init(void);
 int itrace_task_work_add(struct task_struct *p, struct callback_head *work,
 			 enum task_work_notify_mode mode);
 
+/*
+ * Print @s on xmon's console with xmon_printf() (no locks: it writes
+ * through udbg, as xmon does); false if the kernel has no xmon or the
+ * function was not found at load. Inside xmon only.
+ */
+bool itrace_xmon_puts(const char *s);
+bool itrace_xmon_printer(void);
+
 #endif /* _ITRACE_KSYM_H */

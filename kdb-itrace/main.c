@@ -24,32 +24,38 @@ MODULE_PARM_DESC(max_tasks, "tasks traced at once, 1..256 (default 64)");
 
 unsigned int itrace_frontends;
 
-/* "kdb debugfs", "debugfs", ...: the front-ends that came up. */
+/* "kdb debugfs xmon", "debugfs", ...: the front-ends that came up. */
 const char *itrace_frontends_str(char *buf, size_t len)
 {
-	scnprintf(buf, len, "%s%s%s",
-		  itrace_frontends & ITRACE_FE_KDB ? "kdb" : "",
-		  itrace_frontends == (ITRACE_FE_KDB | ITRACE_FE_DEBUGFS) ?
-		  " " : "",
-		  itrace_frontends & ITRACE_FE_DEBUGFS ? "debugfs" : "");
+	static const char *const names[] = { "kdb", "debugfs", "xmon" };
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(names) && n < len; i++)
+		if (itrace_frontends & (1u << i))
+			n += scnprintf(buf + n, len - n, "%s%s", n ? " " : "",
+				       names[i]);
 	return buf;
 }
 
 /*
  * kdb where the kernel has it, debugfs where it is mounted and not
- * locked down; one of them at least, or nobody could give a command.
+ * locked down, xmon where the kernel has it; one of them at least, or
+ * nobody could give a command.
  */
 static int frontends_init(void)
 {
-	int kdb = itrace_kdb_init(), dbg;
+	int kdb = itrace_kdb_init(), dbg, xmon;
 
 	if (kdb && kdb != -ENODEV)
 		return kdb;
 	dbg = itrace_debugfs_init();
+	xmon = itrace_xmon_init();
 	itrace_frontends = (kdb ? 0 : ITRACE_FE_KDB) |
-			   (dbg ? 0 : ITRACE_FE_DEBUGFS);
+			   (dbg ? 0 : ITRACE_FE_DEBUGFS) |
+			   (xmon ? 0 : ITRACE_FE_XMON);
 	if (!itrace_frontends) {
-		pr_err("no front-end: the kernel has no kdb (CONFIG_KGDB_KDB) and debugfs is unavailable (error %d)\n",
+		pr_err("no front-end: the kernel has no kdb (CONFIG_KGDB_KDB) nor xmon, and debugfs is unavailable (error %d)\n",
 		       dbg);
 		return dbg;
 	}
@@ -61,6 +67,7 @@ static void frontends_exit(void)
 	/* no debugfs file is open: each open holds a module reference */
 	itrace_debugfs_exit();
 	itrace_kdb_exit();
+	itrace_xmon_exit();
 }
 
 static int __init itrace_init(void)

@@ -93,9 +93,10 @@ stock) ;;
 *) die "unknown ITRACE_KVARIANT '$ITRACE_KVARIANT' (empty, debug or stock)" ;;
 esac
 # The front-ends the module finds there (`itrace status`): Debian's own
-# kernels have no kdb.
+# kernels have no kdb; POWER's (the test kernels and Debian's) have xmon.
 ITRACE_FRONTENDS="kdb debugfs"
 [ "$ITRACE_KVARIANT" != stock ] || ITRACE_FRONTENDS=debugfs
+[ "$ITRACE_ARCH" != ppc64le ] || ITRACE_FRONTENDS="$ITRACE_FRONTENDS xmon"
 export ITRACE_FRONTENDS
 # Where the module under test comes from: kbuild directly, or DKMS
 # (dkms-build.sh) as a user installs it: on Debian's own amd64 kernels,

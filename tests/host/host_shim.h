@@ -6,6 +6,7 @@
 #ifndef _ITRACE_HOST_SHIM_H
 #define _ITRACE_HOST_SHIM_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>

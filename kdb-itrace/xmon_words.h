@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The xmon front-end's numbers as words of the itrace language. xmon's
+ * `p` passes up to eight hex numbers and nothing else; each entry point
+ * (xmon.c) hands its numbers here and runs the words it gets back
+ * through the one executor, so its refusals and messages are the kdb
+ * and debugfs ones. Pure C (no allocation, no locks): host-tested, and
+ * safe inside xmon.
+ */
+#ifndef _ITRACE_XMON_WORDS_H
+#define _ITRACE_XMON_WORDS_H
+
+#include "compat.h"
+
+enum itrace_xmon_op {
+	ITRACE_XMON_ON,		/* pid, mode, flags, kinds */
+	ITRACE_XMON_OFF,	/* pid (0: all) */
+	ITRACE_XMON_LOG,	/* pid (0: all), count, raw */
+	ITRACE_XMON_STATUS,
+	ITRACE_XMON_CLEAR,
+	ITRACE_XMON_HELP,
+};
+
+/* `on` numbers: mode 0 insn, 1 block; flags are these bits */
+#define ITRACE_XMON_THREADS	0x1
+#define ITRACE_XMON_FOLLOW	0x2
+#define ITRACE_XMON_EXEC	0x4
+#define ITRACE_XMON_FLAGS	0x7
+/* `log` count meaning every record (the language's -n 0) */
+#define ITRACE_XMON_ALL		0xffffffffUL
+
+#define ITRACE_XMON_ARGS	4
+#define ITRACE_XMON_WORDS	10
+
+struct itrace_xmon_words {
+	const char *argv[ITRACE_XMON_WORDS];
+	int argc;
+	char buf[200];		/* the words, NUL-separated */
+	size_t len;
+};
+
+/*
+ * Fill @w with the words of @op given xmon's numbers @a (missing ones
+ * are 0, as `p` passes them). 0, or -EINVAL with a one-line reason in
+ * @err when a number has no meaning (a pid is left to the parser).
+ */
+int itrace_xmon_words(enum itrace_xmon_op op,
+		      const unsigned long a[ITRACE_XMON_ARGS],
+		      struct itrace_xmon_words *w, char *err, size_t errlen);
+
+/* The words joined by blanks, as a kdb or debugfs user would type them. */
+void itrace_xmon_line(const struct itrace_xmon_words *w, char *buf,
+		      size_t len);
+
+/* The calling conventions, one line each; NULL-terminated. */
+extern const char *const itrace_xmon_help_lines[];
+
+#endif /* _ITRACE_XMON_WORDS_H */
