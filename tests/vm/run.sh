@@ -78,9 +78,12 @@ fi
 mkdir -p "$b/logs"
 # xmon, POWER's console monitor: the front-end from its `p` calls (a boot
 # with xmon=rw), tp_loop's logs read there checked like tp_loop's; and
-# xmon as distributions boot it, read-only.
+# xmon as distributions boot it, read-only. On the 6.1 kernels unless
+# named: xmon.c has no version difference (6.12 builds it in the style
+# check, and runs it when asked: passed on 6.12 stock and test alike).
 xmon_tests() {
 	[ "$ITRACE_ARCH" = ppc64le ] || return 0
+	[ "$ITRACE_KVER" = 6.1 ] || [ -n "$only" ] || return 0
 	if want xmon; then
 		rm -f "$b"/logs/xmon-*
 		vmtest xmon --append xmon=rw "$b/logs"
