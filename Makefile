@@ -20,8 +20,9 @@
 #   make bench           timings: host per-record cost, then per arch
 #                        untraced / ptrace / itrace in one VM boot
 #                        (docs/BENCH.md; never part of make check)
-#   make fuzz            libFuzzer runs of the parser, decoders, ring and
-#                        formatter (ITRACE_FUZZ_SECS=60: 3.5 minutes)
+#   make fuzz            libFuzzer runs of the parser, decoders, ring,
+#                        formatter and ELF reader (ITRACE_FUZZ_SECS=60:
+#                        4 minutes)
 #   make check-debug     the VM tests, both arches, on the debug kernels
 #                        (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak;
 #                        scripts/qemu/config/*debug.config): any report

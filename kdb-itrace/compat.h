@@ -3,7 +3,8 @@
  * Lets the pure-C parts (parser, ring, formatter, classifiers) build
  * unchanged in the kernel module and in the host unit tests: kernel
  * types, READ_ONCE/WRITE_ONCE, the SMP barriers the ring relies on and
- * what the output sink needs (va_list, container_of), errno values.
+ * what the output sink needs (va_list, container_of), errno values and
+ * sort().
  */
 #ifndef _ITRACE_COMPAT_H
 #define _ITRACE_COMPAT_H
@@ -12,6 +13,7 @@
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/sort.h>
 #include <linux/kernel.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>

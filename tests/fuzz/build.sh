@@ -22,6 +22,7 @@ sources() {
 	ppc_class)	echo arch/powerpc/insn_class.c ;;
 	ring)		echo kdb-itrace/ring.c ;;
 	format)		echo kdb-itrace/format.c kdb-itrace/symmap.c kdb-itrace/kind.c ;;
+	elfsym)		echo kdb-itrace/elfsym.c ;;
 	*)		return 1 ;;
 	esac
 }

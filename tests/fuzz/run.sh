@@ -3,7 +3,8 @@
 # Bounded libFuzzer runs of the pure-C parts, for `make fuzz` and the
 # fuzz group of tests/run-all.sh: the command parser, the x86 decoder
 # (ITRACE_FUZZ_SECS each, default 60) and the POWER classifier, the log
-# ring and the line formatter (half that each); 3.5 minutes in all.
+# ring, the line formatter and the ELF symbol reader (half that each);
+# 4 minutes in all.
 #
 #   tests/fuzz/run.sh [target...]    targets: tests/fuzz/fuzz_<target>.c
 #
@@ -19,7 +20,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${ITRACE_FUZZ_SECS:-60}
 b="$top/build/fuzz"
 
-all="parse x86_decode ppc_class ring format"
+all="parse x86_decode ppc_class ring format elfsym"
 targets=${*:-$all}
 
 # Per target: share of $secs (percent), longest input, dictionary.
@@ -30,6 +31,7 @@ opts() {
 	ppc_class)	echo 50 8 - ;;
 	ring)		echo 50 512 - ;;
 	format)		echo 50 1024 - ;;
+	elfsym)		echo 50 16384 - ;;
 	*)		echo 50 4096 - ;;
 	esac
 }

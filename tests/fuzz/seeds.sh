@@ -7,6 +7,7 @@
 #   x86_decode  the instruction bytes of tests/host/test_x86_decode.c
 #   ppc_class   the words tests/host/test_ppc_class.c names
 #   ring, format  hand-made inputs (layouts in fuzz_ring.c, fuzz_format.c)
+#   elfsym      tiny ELF images compiled here (program, stripped, shared)
 # x86_decode and ppc_class keep only the seeds that add coverage
 # (libFuzzer -merge). Files named regress-* (reproducers of fixed
 # crashes) are never touched.
@@ -116,4 +117,18 @@ bytes "$c/format/nr-past-max" \
 	0000000000000001 0000000000001000 0000000000001000 00000001 02 \
 	00000000 10 01 13 \
 	03 0000 0010 0000000000000000 "$(name a)$(pad a)"
+# --- elfsym: small images compiled here, as the reader meets them: a
+# program with .symtab, the same stripped (no table), a shared object
+# (.dynsym only)
+fresh elfsym
+cat >"$tmp/tiny.c" <<'C'
+static int leaf(int x) { return x * 3 + 1; }
+int (*volatile fp)(int) = leaf;
+int entry(int x) { return fp(x) + 1; }
+void _start(void) { for (;;) entry(1); }
+C
+tiny() { gcc -O1 -nostdlib -fno-asynchronous-unwind-tables -Wl,--build-id=none "$@"; }
+tiny -static -o "$c/elfsym/static" "$tmp/tiny.c"
+tiny -static -s -o "$c/elfsym/stripped" "$tmp/tiny.c"
+tiny -shared -fPIC -Wl,-s -o "$c/elfsym/shared" "$tmp/tiny.c"
 echo "seeds: $(find "$c" -type f | wc -l) files in $c"

@@ -6,12 +6,14 @@
 #ifndef _ITRACE_HOST_SHIM_H
 #define _ITRACE_HOST_SHIM_H
 
+#include <assert.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef uint8_t u8;
@@ -32,6 +34,8 @@ typedef int64_t s64;
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define container_of(p, type, member) \
 	((type *)((char *)(p) - offsetof(type, member)))
+/* the kernel's sort(): heapsort, no swap function needed here */
+#define sort(base, num, size, cmp, swap)	qsort(base, num, size, cmp)
 #define __printf(a, b)		__attribute__((format(printf, a, b)))
 
 #endif /* _ITRACE_HOST_SHIM_H */

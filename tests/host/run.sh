@@ -8,7 +8,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/qemu/lib.sh"
 
-need_pkgs build-essential binutils busybox-static
+need_pkgs build-essential binutils busybox-static gcc-powerpc64le-linux-gnu \
+	libc6-dev-ppc64el-cross
 b="$top/tests/host/build"
 mkdir -p "$b"
 cflags=(-O2 -g -Wall -Wextra -Werror -Wdeclaration-after-statement
@@ -67,3 +68,33 @@ unit test_ppc_step "$top/tests/host/test_ppc_step.c" \
 unit test_ppc_class "$top/tests/host/test_ppc_class.c" \
 	"$top/arch/powerpc/insn_class.c" | summaries
 "$top/tests/host/run_ppc_objdump.sh" | summaries
+
+# The ELF symbol reader: unit tests on images built byte by byte, then
+# against nm over real binaries of both arches (after the line above
+# fetched the ppc64el libc and busybox): the C libraries and loaders
+# (.dynsym), busybox (stripped: no table), tp_loop static and, on
+# x86_64, as a dynamic PIE (.symtab).
+unit test_elfsym "$top/tests/host/test_elfsym.c" "$core/elfsym.c"
+elfsym_nm() {
+	local ppcbb="$b/busybox-ppc64el/bin/busybox" x
+	if ! gcc "${cflags[@]}" -o "$b/elfsym_tool" "$top/tests/host/elfsym_tool.c" \
+		"$core/elfsym.c" >"$b/elfsym_tool.build.log" 2>&1; then
+		echo "FAIL host elfsym_tool: does not build"
+		return
+	fi
+	for x in "-static -o $b/tp_loop.static" "-fPIE -pie -o $b/tp_loop.pie"; do
+		# shellcheck disable=SC2086 # options and output as words
+		gcc -O1 -fno-inline -g $x "$top/tests/prog/tp_loop.c" ||
+			echo "FAIL host elfsym: tp_loop $x does not build"
+	done
+	powerpc64le-linux-gnu-gcc -O1 -fno-inline -g -static \
+		-o "$b/tp_loop.ppc64le" "$top/tests/prog/tp_loop.c" ||
+		echo "FAIL host elfsym: tp_loop for ppc64le does not build"
+	python3 "$top/tests/host/elfsym_nm.py" "$b/elfsym_tool" nm \
+		/lib/x86_64-linux-gnu/libc.so.6 /lib64/ld-linux-x86-64.so.2 \
+		/bin/busybox "$b/tp_loop.static" "$b/tp_loop.pie"
+	python3 "$top/tests/host/elfsym_nm.py" "$b/elfsym_tool" \
+		powerpc64le-linux-gnu-nm /usr/powerpc64le-linux-gnu/lib/libc.so.6 \
+		/usr/powerpc64le-linux-gnu/lib/ld64.so.2 "$ppcbb" "$b/tp_loop.ppc64le"
+}
+elfsym_nm
