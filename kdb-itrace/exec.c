@@ -26,29 +26,6 @@ static const char *mode_name(const struct itrace_slot *s)
 	return s->mode == ITRACE_MODE_BLOCK ? "block" : "insn";
 }
 
-/* The `on` options as typed (canonical order), or "-" for none. */
-void itrace_flags_str(char *buf, size_t len, u8 flags, u16 kinds)
-{
-	int w, k;
-
-	w = snprintf(buf, len, "%s%s%s",
-		     flags & ITRACE_F_THREADS ? " threads" : "",
-		     flags & ITRACE_F_FOLLOW ? " follow" : "",
-		     flags & ITRACE_F_EXEC ? " follow-exec" : "");
-	if (kinds != ITRACE_KINDS_ALL && w < len)
-		w += snprintf(buf + w, len - w, " kinds %s",
-			      kinds ? "" : "none");
-	for (k = 0; k < ITRACE_K_NR && kinds != ITRACE_KINDS_ALL; k++)
-		if ((kinds & (1u << k)) && w < len)
-			w += snprintf(buf + w, len - w, "%s%s",
-				      buf[w - 1] == ' ' ? "" : ",",
-				      itrace_kind_name(k));
-	if (!w)
-		snprintf(buf, len, "-");
-	else	/* drop the leading blank */
-		memmove(buf, buf + 1, strlen(buf));
-}
-
 static void cmd_help(struct itrace_ctx *ctx)
 {
 	const char *const *l;
@@ -84,7 +61,7 @@ static void cmd_status(struct itrace_ctx *ctx)
 			outf(ctx, "%7s %-16s %-8s %-5s %12s %12s %10s %7s %s\n",
 			     "pid", "comm", "state", "mode", "steps",
 			     "records", "dropped", "tgid", "options");
-		itrace_flags_str(opts, sizeof(opts), s->flags, s->kinds);
+		itrace_on_options(opts, sizeof(opts), s->flags, s->kinds);
 		/* comm[15] is always NUL, even half-way through a copy */
 		outf(ctx, "%7d %-16s %-8s %-5s %12llu %12llu %10llu %7d %s\n",
 		     s->pid, s->comm, itrace_state_name(st),

@@ -131,8 +131,7 @@ static void print_armed(const struct itrace_cmd *cmd, struct itrace_slot *s,
 		outf(ctx, "itrace: pid %d (%s) armed, mode insn",
 		     cmd->pid, s->comm);
 	if (cmd->flags || cmd->kinds != ITRACE_KINDS_ALL) {
-		itrace_flags_str(opts, sizeof(opts), (u8)cmd->flags,
-				 (u16)cmd->kinds);
+		itrace_on_options(opts, sizeof(opts), cmd->flags, cmd->kinds);
 		outf(ctx, ", %s", opts);
 	}
 	if (c->more)

@@ -163,7 +163,6 @@ struct itrace_ctx {
 int itrace_exec(int argc, const char *const *argv, struct itrace_ctx *ctx);
 int itrace_exec_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
 int itrace_exec_off(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
-void itrace_flags_str(char *buf, size_t len, u8 flags, u16 kinds);
 
 /*
  * Front-ends: each runs itrace_exec(). The ones that came up at load,

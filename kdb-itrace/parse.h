@@ -53,6 +53,13 @@ struct itrace_cmd {
 int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
 		 char *err, size_t errlen);
 
+/*
+ * The inverse for `on`: the option words of @flags and @kinds as the
+ * parser reads them, in canonical order ("threads follow-exec kinds
+ * call,ret"), or "-" for none (the status column). Cut to @len.
+ */
+void itrace_on_options(char *buf, size_t len, u32 flags, u32 kinds);
+
 /* Most words a debugfs command line may have (kdb allows 20). */
 #define ITRACE_MAX_WORDS	16
 

@@ -6,7 +6,8 @@
  * console or the debugfs file could pass on. Every word and the error
  * buffer are exactly-sized heap blocks, so ASan sees any overrun.
  * Checked: a parsed command is in range and means what the words said (it
- * survives a round trip through its canonical words); an error is one
+ * survives a round trip through its canonical words, the `on` options
+ * through itrace_on_options(), their inverse); an error is one
  * printable line that starts with "itrace", fits the buffer, and only
  * gets cut, never changed, by a shorter buffer.
  */
@@ -55,7 +56,7 @@ static bool same_cmd(const struct itrace_cmd *a, const struct itrace_cmd *b)
 {
 	return a->op == b->op && a->pid == b->pid && a->mode == b->mode &&
 	       a->count == b->count && a->raw == b->raw &&
-	       a->flags == b->flags;
+	       a->flags == b->flags && a->kinds == b->kinds;
 }
 
 /* @s is @v in plain decimal (leading zeros allowed). */
@@ -121,10 +122,10 @@ static void check_round_trip(const struct itrace_cmd *c)
 		[ITRACE_OP_ON] = "on", [ITRACE_OP_OFF] = "off",
 		[ITRACE_OP_LOG] = "log", [ITRACE_OP_CLEAR] = "clear",
 	};
-	char pid[16], count[16], err[KDB_ERRLEN];
+	char pid[16], count[16], err[KDB_ERRLEN], opts[160];
 	const char *argv[8];
 	struct itrace_cmd back;
-	int argc = 0;
+	int argc = 0, n;
 
 	snprintf(pid, sizeof(pid), "%d", c->pid);
 	snprintf(count, sizeof(count), "%u", c->count);
@@ -133,12 +134,13 @@ static void check_round_trip(const struct itrace_cmd *c)
 	case ITRACE_OP_ON:
 		argv[argc++] = pid;
 		argv[argc++] = c->mode == ITRACE_MODE_BLOCK ? "block" : "insn";
-		if (c->flags & ITRACE_F_EXEC)
-			argv[argc++] = "follow-exec";
-		if (c->flags & ITRACE_F_THREADS)
-			argv[argc++] = "threads";
-		if (c->flags & ITRACE_F_FOLLOW)
-			argv[argc++] = "follow";
+		/* the options through their inverse, kinds included */
+		itrace_on_options(opts, sizeof(opts), c->flags, c->kinds);
+		if (strcmp(opts, "-")) {
+			n = itrace_split(opts, argv + argc, 5);
+			FUZZ_ASSERT(n > 0);
+			argc += n;
+		}
 		break;
 	case ITRACE_OP_OFF:
 		argv[argc++] = c->pid ? pid : "all";

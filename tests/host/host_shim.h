@@ -38,4 +38,21 @@ typedef int64_t s64;
 #define sort(base, num, size, cmp, swap)	qsort(base, num, size, cmp)
 #define __printf(a, b)		__attribute__((format(printf, a, b)))
 
+/* The kernel's scnprintf(): the length written, never more than size - 1. */
+__printf(3, 4)
+static inline int scnprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!size)
+		return 0;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, size, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return 0;
+	return (size_t)n >= size ? (int)(size - 1) : n;
+}
+
 #endif /* _ITRACE_HOST_SHIM_H */

@@ -151,6 +151,44 @@ static void test_split(void)
 	      n == 1 && !strcmp(argv[0], "x\r"));
 }
 
+/*
+ * `on` options and their inverse: the words status shows for a parsed
+ * command, exactly, and parsed again the same flags and kinds.
+ */
+static void test_on_options(void)
+{
+	static const struct {
+		const char *line, *words;
+	} c[] = {
+		{ "on 5", "-" },
+		{ "on 5 block", "-" },
+		{ "on 5 follow threads", "threads follow" },
+		{ "on 5 follow-exec threads follow", "threads follow follow-exec" },
+		{ "on 5 kinds none", "kinds none" },
+		{ "on 5 kinds ret,call block threads", "threads kinds call,ret" },
+		{ "on 5 kinds async,insn,jcc-nt,far", "kinds insn,jcc-nt,far,async" },
+		{ "on 5 kinds insn,jcc-nt,jcc,jmp,call,ret,icall,ijmp,syscall,int,iret,far,async",
+		  "-" },
+	};
+	struct itrace_cmd cmd, back;
+	char err[128], name[200], words[120], line[160];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		CHECK(c[i].line, !parse_line(c[i].line, &cmd, err, sizeof(err)));
+		itrace_on_options(words, sizeof(words), cmd.flags, cmd.kinds);
+		snprintf(name, sizeof(name), "on options of '%s'", c[i].line);
+		CHECK_STR(name, words, c[i].words);
+		snprintf(line, sizeof(line), "on 5 %s",
+			 strcmp(words, "-") ? words : "");
+		snprintf(name, sizeof(name), "on options '%s' parse back", words);
+		CHECK(name, !parse_line(line, &back, err, sizeof(err)) &&
+		      back.flags == cmd.flags && back.kinds == cmd.kinds);
+	}
+	itrace_on_options(words, 12, ITRACE_F_THREADS | ITRACE_F_FOLLOW, 0);
+	CHECK_STR("on options cut to the buffer", words, "threads fol");
+}
+
 int main(void)
 {
 	struct itrace_cmd cmd;
@@ -214,5 +252,6 @@ int main(void)
 		;
 	CHECK("help has the expected line count", i == 12);
 	test_split();
+	test_on_options();
 	return check_failed ? 1 : 0;
 }
