@@ -2,7 +2,7 @@
 /*
  * debugfs glue: /sys/kernel/debug/itrace/, who may open its files, and
  * the control file. Each write() to control is one command in the kdb
- * command's language (the words after `itrace`), run through exec.c;
+ * command's language (the words after `itrace`), run through command.c;
  * its output, error lines included, is what read() on that same open
  * file returns next. Before any write, read() returns `status`.
  * The log and stream files are debugfs_read.c.

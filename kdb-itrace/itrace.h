@@ -147,7 +147,7 @@ void itrace_disarm_all_stopped(void);
 int itrace_notify_init(void);
 void itrace_notify_exit(void);
 
-/* exec.c, exec_on.c: one command, for kdb or debugfs */
+/* command.c, command_onoff.c: one command, for every front-end */
 struct itrace_ctx {
 	struct itrace_out *out;
 	struct itrace_merge *merge;	/* `log` state, the caller's own */
@@ -161,8 +161,8 @@ struct itrace_ctx {
  * runs one command at a time.
  */
 int itrace_exec(int argc, const char *const *argv, struct itrace_ctx *ctx);
-int itrace_exec_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
-int itrace_exec_off(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
+int itrace_cmd_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
+int itrace_cmd_off(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
 
 /*
  * Front-ends: each runs itrace_exec(). The ones that came up at load,

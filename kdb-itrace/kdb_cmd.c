@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kdb glue: the `itrace` and `itshow` commands, their kdb.cmd_enable
- * flags, and the output sink that prints with kdb_printf(). exec.c does
+ * flags, and the output sink that prints with kdb_printf(). command.c does
  * the work; here every other CPU is stopped, so no sleeping, allocation
  * or locks.
  */

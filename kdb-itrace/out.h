@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Where command output goes. One executor (exec.c) prints through a
+ * Where command output goes. One executor (command.c) prints through a
  * sink; the kdb glue provides one that calls kdb_printf(), the debugfs
  * glue a fixed buffer per open file (below). Pure C, shared with host
  * tests.

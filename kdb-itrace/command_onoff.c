@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `itrace on` and `itrace off` for the executor (exec.c), in kdb or in
+ * `itrace on` and `itrace off` for the executor (command.c), in kdb or in
  * process context. Task pointers come from RCU lookups and are used
  * inside one rcu_read_lock() section: in kdb no grace period can end
  * while every other CPU is stopped, in process context the read-side
@@ -144,7 +144,7 @@ static void print_armed(const struct itrace_cmd *cmd, struct itrace_slot *s,
 	outf(ctx, "\n");
 }
 
-int itrace_exec_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
+int itrace_cmd_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 {
 	struct on_count c = { 0 };
 	struct task_struct *p;
@@ -212,7 +212,7 @@ static bool is_on(const struct itrace_slot *s)
 }
 
 /* `off <pid>`: that thread, or every traced thread of process <pid>. */
-int itrace_exec_off(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
+int itrace_cmd_off(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 {
 	struct itrace_slot *s, *named = NULL;
 	unsigned int i, n = 0;

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The executor of the `itrace` command language, shared by the kdb
- * command and the debugfs control file: parse, run, print through the
- * caller's sink. Every path is written for both contexts: kdb (every
- * other CPU stopped, possibly inside any lock or half-way through our
- * trap path: no sleeping, allocation, locks or reference drops) and
- * process context (traps, forks, exits and kdb itself can happen at any
- * instant: every state change is a cmpxchg that rechecks, and the
- * caller serializes commands).
+ * The executor of the `itrace` command language, shared by every
+ * front-end (the kdb command, the debugfs control file, xmon's calls):
+ * parse, run, print through the caller's sink; `on` and `off` are in
+ * command_onoff.c. Every path is written for both contexts: kdb and
+ * xmon (every other CPU stopped, possibly inside any lock or half-way
+ * through our trap path: no sleeping, allocation, locks or reference
+ * drops) and process context (traps, forks, exits and kdb itself can
+ * happen at any instant: every state change is a cmpxchg that
+ * rechecks, and the caller serializes commands).
  */
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
@@ -161,9 +162,9 @@ int itrace_exec(int argc, const char *const *argv, struct itrace_ctx *ctx)
 		cmd_status(ctx);
 		break;
 	case ITRACE_OP_ON:
-		return itrace_exec_on(&cmd, ctx);
+		return itrace_cmd_on(&cmd, ctx);
 	case ITRACE_OP_OFF:
-		return itrace_exec_off(&cmd, ctx);
+		return itrace_cmd_off(&cmd, ctx);
 	case ITRACE_OP_LOG:
 		cmd_log(&cmd, ctx);
 		break;
