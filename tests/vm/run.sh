@@ -62,15 +62,16 @@ only="$*"
 # trap decoding, the larx..stcx. emulation and its task_work fault-in),
 # the life cycle, signals and unload. x86_64-debug: every test that runs
 # module code the others do not, less what is policy or another
-# subsystem's counting (smoke, kdb_ss, filter, hwbp, cmd_enable and the
-# run-time lockdown test, which the plain and stock kernels run), plus
+# subsystem's work (smoke, kdb_ss, filter, hwbp, cmd_enable, the
+# run-time lockdown test, and ptrace and kprobe, whose traps are the
+# debugger's and the kprobe's own: all run on the plain kernels), plus
 # the load under boot-time lockdown, which needs these kernels' sha256.
 if [ -z "$only" ] && [ "$ITRACE_KVARIANT" = debug ]; then
 	case $ITRACE_ARCH in
 	ppc64le) only="debug_canary tp_loop lifecycle signals exit_unload uprobe_resv atomic" ;;
 	*) only="debug_canary tp_loop bad_input running overflow lifecycle follow
-		signals exit_unload uprobe ptrace kprobe debugfs debugfs_stream
-		debugfs_kdb atomic lockdown_boot" ;;
+		signals exit_unload uprobe debugfs debugfs_stream debugfs_kdb atomic
+		lockdown_boot" ;;
 	esac
 	only=$(echo $only)
 fi
