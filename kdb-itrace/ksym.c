@@ -95,34 +95,50 @@ int itrace_ksym_init(void)
 	return 0;
 }
 
+/*
+ * Every call into text found by find_func() runs between these two:
+ * interrupts off, so the arch's bracket (x86 IBT: ENDBR checking off on
+ * this CPU) covers exactly the call and nothing that could interrupt it.
+ */
+struct foreign_call {
+	unsigned long flags;
+	u64 saved;
+};
+
+static void foreign_enter(struct foreign_call *fc)
+{
+	local_irq_save(fc->flags);
+	fc->saved = itrace_arch_foreign_call_begin();
+}
+
+static void foreign_leave(struct foreign_call *fc)
+{
+	itrace_arch_foreign_call_end(fc->saved);
+	local_irq_restore(fc->flags);
+}
+
 int itrace_task_work_add(struct task_struct *p, struct callback_head *work,
 			 enum task_work_notify_mode mode)
 {
-	unsigned long flags;
-	u64 saved;
+	struct foreign_call fc;
 	int ret;
 
-	local_irq_save(flags);
-	saved = itrace_arch_foreign_call_begin();
+	foreign_enter(&fc);
 	ret = ksym_task_work_add(p, work, mode);
-	itrace_arch_foreign_call_end(saved);
-	local_irq_restore(flags);
+	foreign_leave(&fc);
 	return ret;
 }
 
 bool itrace_xmon_puts(const char *s)
 {
 	xmon_printf_fn print = ksym_xmon_printf;
-	unsigned long flags;
-	u64 saved;
+	struct foreign_call fc;
 
 	if (!print)
 		return false;
-	local_irq_save(flags);
-	saved = itrace_arch_foreign_call_begin();
+	foreign_enter(&fc);
 	print("%s", s);
-	itrace_arch_foreign_call_end(saved);
-	local_irq_restore(flags);
+	foreign_leave(&fc);
 	return true;
 }
 
