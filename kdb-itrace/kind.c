@@ -28,6 +28,21 @@ const char *itrace_kind_name(unsigned int kind)
 	return kind < ITRACE_K_NR ? kind_names[kind] : "?";
 }
 
+/* The names of the kinds in @kinds, in kind order, comma-separated. */
+void itrace_kinds_str(char *buf, size_t len, u32 kinds)
+{
+	size_t w = 0;
+	unsigned int k;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	for (k = 0; k < ITRACE_K_NR; k++)
+		if (kinds & (1u << k))
+			w += scnprintf(buf + w, len - w, "%s%s", w ? "," : "",
+				       kind_names[k]);
+}
+
 /* The kind named by the @len bytes at @s, or -1. */
 int itrace_kind_parse(const char *s, size_t len)
 {

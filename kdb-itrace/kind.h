@@ -34,6 +34,8 @@ enum itrace_kind {
 
 /* kind.c */
 const char *itrace_kind_name(unsigned int kind);
+/* "call,ret": the kinds of @kinds ("" for none), cut to @len */
+void itrace_kinds_str(char *buf, size_t len, u32 kinds);
 int itrace_kind_parse(const char *s, size_t len);
 
 /* True for the kinds that block stepping reports (taken transfers). */

@@ -75,31 +75,21 @@ static const struct {
 void itrace_on_options(char *buf, size_t len, u32 flags, u32 kinds)
 {
 	size_t w = 0, i;
-	unsigned int k;
-	bool first = true;
 
 	if (!len)
 		return;
 	buf[0] = '\0';
 	for (i = 0; i < ARRAY_SIZE(on_flags); i++)
 		if (flags & on_flags[i].flag)
-			w += scnprintf(buf + w, len - w, "%s ", on_flags[i].word);
+			w += scnprintf(buf + w, len - w, "%s%s", w ? " " : "",
+				       on_flags[i].word);
 	if (kinds != ITRACE_KINDS_ALL) {
-		w += scnprintf(buf + w, len - w, "kinds %s", kinds ? "" : "none ");
-		for (k = 0; k < ITRACE_K_NR; k++) {
-			if (!(kinds & (1u << k)))
-				continue;
-			w += scnprintf(buf + w, len - w, "%s%s", first ? "" : ",",
-				       itrace_kind_name(k));
-			first = false;
-		}
-		if (kinds)
-			w += scnprintf(buf + w, len - w, " ");
+		w += scnprintf(buf + w, len - w, "%skinds %s", w ? " " : "",
+			       kinds ? "" : "none");
+		itrace_kinds_str(buf + w, len - w, kinds);
 	}
-	if (!w)
+	if (!buf[0])
 		scnprintf(buf, len, "-");
-	else if (buf[w - 1] == ' ')
-		buf[w - 1] = '\0';
 }
 
 /* "none" or K[,K...] (kdb splits words at '=', hence no kinds=) */

@@ -8,6 +8,7 @@
  */
 #include "compat.h"
 #include "kind.h"
+#include "parse.h"
 #include "xmon_words.h"
 
 const char *const itrace_xmon_help_lines[] = {
@@ -24,6 +25,11 @@ const char *const itrace_xmon_help_lines[] = {
 	"pids are hex here (xmon reads only hex): each call echoes its command in decimal",
 	NULL
 };
+
+static_assert(ITRACE_F_THREADS == 1 && ITRACE_F_FOLLOW == 2 &&
+	      ITRACE_F_EXEC == 4 && ITRACE_XMON_FLAGS ==
+	      (ITRACE_F_THREADS | ITRACE_F_FOLLOW | ITRACE_F_EXEC),
+	      "the xmon help's flag bits");
 
 static void start(struct itrace_xmon_words *w)
 {
@@ -51,23 +57,33 @@ static bool add(struct itrace_xmon_words *w, const char *fmt, ...)
 	return true;
 }
 
-/* "kinds call,ret": the names of the bits of @kinds, in bit order */
-static bool add_kinds(struct itrace_xmon_words *w, unsigned long kinds)
+/* The `on` option words of @flags, through the parser's own inverse. */
+static void add_flags(struct itrace_xmon_words *w, u32 flags)
+{
+	char *opts = w->buf + w->len;
+	size_t n;
+	int k;
+
+	itrace_on_options(opts, sizeof(w->buf) - w->len, flags,
+			  ITRACE_KINDS_ALL);
+	if (!strcmp(opts, "-"))
+		return;
+	n = strlen(opts);
+	k = itrace_split(opts, w->argv + w->argc, ITRACE_XMON_WORDS - w->argc);
+	if (k > 0) {
+		w->argc += k;
+		w->len += n + 1;
+	}
+}
+
+/* "kinds call,ret": every kind named, 0x1fff too */
+static void add_kinds(struct itrace_xmon_words *w, u32 kinds)
 {
 	char names[120];
-	size_t len = 0;
-	unsigned int k;
 
-	names[0] = '\0';
-	for (k = 0; k < ITRACE_K_NR; k++) {
-		if (!(kinds & (1UL << k)))
-			continue;
-		len += snprintf(names + len, sizeof(names) - len, "%s%s",
-				len ? "," : "", itrace_kind_name(k));
-		if (len >= sizeof(names))
-			return false;
-	}
-	return add(w, "kinds") && add(w, "%s", names);
+	itrace_kinds_str(names, sizeof(names), kinds);
+	add(w, "kinds");
+	add(w, "%s", names);
 }
 
 static int words_on(const unsigned long a[ITRACE_XMON_ARGS],
@@ -95,12 +111,7 @@ static int words_on(const unsigned long a[ITRACE_XMON_ARGS],
 	add(w, "on");
 	add(w, "%lu", a[0]);
 	add(w, "%s", mode ? "block" : "insn");
-	if (flags & ITRACE_XMON_THREADS)
-		add(w, "threads");
-	if (flags & ITRACE_XMON_FOLLOW)
-		add(w, "follow");
-	if (flags & ITRACE_XMON_EXEC)
-		add(w, "follow-exec");
+	add_flags(w, flags);
 	if (kinds)
 		add_kinds(w, kinds);
 	return 0;

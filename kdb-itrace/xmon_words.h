@@ -21,10 +21,11 @@ enum itrace_xmon_op {
 	ITRACE_XMON_HELP,
 };
 
-/* `on` numbers: mode 0 insn, 1 block; flags are these bits */
-#define ITRACE_XMON_THREADS	0x1
-#define ITRACE_XMON_FOLLOW	0x2
-#define ITRACE_XMON_EXEC	0x4
+/*
+ * `on` numbers: mode 0 insn, 1 block; flags the parser's ITRACE_F_*
+ * bits, which the xmon help promises as 1 threads, 2 follow, 4
+ * follow-exec (xmon_words.c holds them to that)
+ */
 #define ITRACE_XMON_FLAGS	0x7
 /* `log` count meaning every record (the language's -n 0) */
 #define ITRACE_XMON_ALL		0xffffffffUL
