@@ -194,8 +194,8 @@ static int use_table(struct elf *e, u32 i, const struct elf_shdr *sh)
 /* .symtab if there is one, else .dynsym, else none (stripped). */
 static int elf_tables(struct elf *e)
 {
-	struct elf_shdr sh;
-	u32 i, symtab = 0, dynsym = 0;
+	struct elf_shdr sh, symtab, dynsym;
+	u32 i, symtab_i = 0, dynsym_i = 0;
 	int ret;
 
 	e->source = ITRACE_SYMS_NONE;
@@ -203,16 +203,17 @@ static int elf_tables(struct elf *e)
 		ret = section(e, i, &sh);
 		if (ret)
 			return ret;
-		if (sh.type == SHT_SYMTAB && !symtab)
-			symtab = i;
-		else if (sh.type == SHT_DYNSYM && !dynsym)
-			dynsym = i;
+		if (sh.type == SHT_SYMTAB && !symtab_i) {
+			symtab_i = i;
+			symtab = sh;
+		} else if (sh.type == SHT_DYNSYM && !dynsym_i) {
+			dynsym_i = i;
+			dynsym = sh;
+		}
 	}
-	i = symtab ? symtab : dynsym;
-	if (!i)
-		return 0;
-	ret = section(e, i, &sh);
-	return ret ? ret : use_table(e, i, &sh);
+	if (symtab_i)
+		return use_table(e, symtab_i, &symtab);
+	return dynsym_i ? use_table(e, dynsym_i, &dynsym) : 0;
 }
 
 static int elf_open(struct elf *e, const struct itrace_elf_src *src,

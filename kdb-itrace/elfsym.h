@@ -29,11 +29,15 @@ enum itrace_sym_source {
 	ITRACE_SYMS_DYNSYM,	/* .dynsym (no .symtab) */
 };
 
-/* What the headers say, before any symbol is read. */
+/*
+ * What the headers say, before any symbol is read. nsyms is room for
+ * every symbol; the names copied from a string table of strsz bytes may
+ * need more than that, where its strings share their tails.
+ */
 struct itrace_elf_info {
 	enum itrace_sym_source source;
-	u32 nsyms;		/* entries in the table (an upper bound) */
-	u32 strsz;		/* bytes of its string table (another) */
+	u32 nsyms;		/* entries in the symbol table */
+	u32 strsz;		/* bytes of its string table */
 };
 
 struct itrace_sym {
@@ -60,8 +64,8 @@ struct itrace_symtab {
 
 /*
  * Phase 1: check the headers and find the symbol table (.symtab, else
- * .dynsym). 0 (info->source may be ITRACE_SYMS_NONE), or -EINVAL /
- * -ENOEXEC / -EIO with one line in @err.
+ * .dynsym). 0 (info->source may be ITRACE_SYMS_NONE), or -ENOEXEC (a bad
+ * file) / -EIO (the read callback failed) with one line in @err.
  */
 int itrace_elf_probe(const struct itrace_elf_src *src,
 		     struct itrace_elf_info *info, char *err, size_t errlen);
