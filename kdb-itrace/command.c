@@ -19,6 +19,7 @@
 #include "itrace.h"
 #include "kind.h"
 #include "format.h"
+#include "image.h"
 
 #define outf(ctx, ...)	itrace_out_printf((ctx)->out, __VA_ARGS__)
 
@@ -71,6 +72,7 @@ static void cmd_status(struct itrace_ctx *ctx)
 	}
 	if (!n)
 		outf(ctx, "itrace: no task traced (itrace on <pid>)\n");
+	itrace_images_status(ctx->out, ctx->stopped);
 	for (i = 0, n = 0; i < itrace_nr_slots; i++)
 		n += READ_ONCE(itrace_slots[i].work_queued) &&
 		     atomic_read(&itrace_slots[i].state) == ITRACE_PENDING;
@@ -81,6 +83,15 @@ static void cmd_status(struct itrace_ctx *ctx)
 	if (missed)
 		outf(ctx, "itrace: %u followed task%s not traced: table full (max_tasks=%u)\n",
 		     missed, missed == 1 ? "" : "s", itrace_nr_slots);
+}
+
+/* @r's line, its addresses named through its slot's maps if it has them */
+static void format_sym(char *line, size_t len, const struct itrace_rec *r,
+		       unsigned int cpu, bool stopped)
+{
+	itrace_syms_read_begin(stopped);
+	itrace_format_sym(line, len, r, cpu, itrace_slot_map(r));
+	itrace_syms_read_end(stopped);
 }
 
 static void cmd_log(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
@@ -129,8 +140,7 @@ static void cmd_log(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 		if (cmd->raw)
 			itrace_format_raw(line, sizeof(line), &r, cpu);
 		else
-			itrace_format_sym(line, sizeof(line), &r, cpu,
-					  itrace_slot_map(&r));
+			format_sym(line, sizeof(line), &r, cpu, ctx->stopped);
 		outf(ctx, "%s", line);
 		if (!ctx->stopped)
 			cond_resched();

@@ -8,25 +8,49 @@
 #include "kind.h"
 
 /*
- * A mapping name is a file name: any bytes but '/' and NUL. Printed as
- * they are, a newline or an escape sequence in one would split the log
- * line or drive the console, so anything but printable ASCII shows as '?'.
+ * Copy at most @max bytes of @s, up to its NUL, into @out (max + 1
+ * bytes). A mapping name is a file name: any bytes but '/' and NUL, and
+ * a symbol name comes from the file too. Printed as they are, a newline
+ * or an escape sequence in one would split the log line or drive the
+ * console, so anything but printable ASCII shows as '?'.
+ */
+static void clean(char *out, const char *s, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < max && s[i]; i++)
+		out[i] = s[i] < ' ' || s[i] > '~' ? '?' : s[i];
+	out[i] = '\0';
+}
+
+/*
+ * Through the mapping's symbols: "function+0xoff" in the program,
+ * "mapping:function+0xoff" in a shared object; without a symbol there
+ * "mapping+0xfileoff"; outside every mapping "0xaddr".
  */
 int itrace_format_addr(char *buf, size_t len, const struct itrace_symmap *m,
 		       u64 addr)
 {
 	const struct itrace_map *map = itrace_symmap_find(m, addr);
-	char name[ITRACE_MAP_NAME + 1];
-	unsigned int i;
+	char name[ITRACE_MAP_NAME + 1], fn[ITRACE_FN_SHOWN + 1];
+	const struct itrace_sym *sym;
+	u64 off;
 
 	if (!map)
 		return snprintf(buf, len, "0x%llx", (unsigned long long)addr);
-	for (i = 0; i < ITRACE_MAP_NAME && map->name[i]; i++)
-		name[i] = map->name[i] < ' ' || map->name[i] > '~' ?
-			  '?' : map->name[i];
-	name[i] = '\0';
-	return snprintf(buf, len, "%s+0x%llx", name,
-			(unsigned long long)(addr - map->start + map->pgoff));
+	clean(name, map->name, ITRACE_MAP_NAME);
+	off = addr - map->start + map->pgoff;
+	sym = itrace_sym_at(map->syms, off);
+	if (!sym)
+		return snprintf(buf, len, "%s+0x%llx", name,
+				(unsigned long long)off);
+	clean(fn, itrace_sym_name(map->syms, sym), ITRACE_FN_SHOWN);
+	off -= sym->off;
+	if (map->main)
+		return snprintf(buf, len, "%s+0x%llx", fn,
+				(unsigned long long)off);
+	return snprintf(buf, len, "%s:%s+0x%llx", name, fn,
+			(unsigned long long)off);
 }
 
 int itrace_format_raw(char *buf, size_t len, const struct itrace_rec *r,
@@ -48,7 +72,7 @@ int itrace_format_sym_header(char *buf, size_t len)
 int itrace_format_sym(char *buf, size_t len, const struct itrace_rec *r,
 		      unsigned int cpu, const struct itrace_symmap *m)
 {
-	char from[48], to[48];
+	char from[ITRACE_ADDR_MAX], to[ITRACE_ADDR_MAX];
 
 	itrace_format_addr(from, sizeof(from), m, r->from);
 	itrace_format_addr(to, sizeof(to), m, r->to);

@@ -11,10 +11,17 @@
 #include "ring.h"
 #include "symmap.h"
 
+/* A function name is cut after this many bytes in the log. */
+#define ITRACE_FN_SHOWN		48
+/* Longest address text: mapping:function+0x16 hex digits, and the NUL. */
+#define ITRACE_ADDR_MAX		(ITRACE_MAP_NAME + 1 + ITRACE_FN_SHOWN + 19 + 1)
 /* Longest line either format produces, with the newline and NUL. */
-#define ITRACE_LINE_MAX		160
+#define ITRACE_LINE_MAX		(64 + 2 * ITRACE_ADDR_MAX)
 
-/* "name+0xoff" or "0xaddr"; returns the snprintf-style length. */
+/*
+ * "function+0xoff", "mapping:function+0xoff", "mapping+0xoff" or
+ * "0xaddr" (see format.c); returns the snprintf-style length.
+ */
 int itrace_format_addr(char *buf, size_t len, const struct itrace_symmap *m,
 		       u64 addr);
 

@@ -20,45 +20,11 @@
 #include <linux/stop_machine.h>
 #include <linux/tracepoint.h>
 #include "itrace.h"
+#include "image.h"
 #include "ksym.h"
 #include "kind.h"
 
 bool itrace_shutdown;
-
-/* Copy current's executable mappings for kdb-time symbolization. */
-static void snapshot_maps(struct itrace_symmap *m)
-{
-	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
-	u32 nr = 0;
-
-	if (!mm)
-		return;
-	mmap_read_lock(mm);
-	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end)) {
-		struct itrace_map *e;
-		const char *name = NULL;
-
-		if (!(vma->vm_flags & VM_EXEC))
-			continue;
-		if (nr == ITRACE_MAP_MAX)
-			break;
-		e = &m->map[nr];
-		if (vma->vm_file)
-			name = vma->vm_file->f_path.dentry->d_name.name;
-		else if (vma->vm_ops && vma->vm_ops->name)
-			name = vma->vm_ops->name(vma);	/* [vdso] */
-		if (!name)
-			name = "[anon]";
-		strscpy(e->name, name, sizeof(e->name));
-		e->start = vma->vm_start;
-		e->end = vma->vm_end;
-		e->pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT;
-		nr++;
-	}
-	mmap_read_unlock(mm);
-	WRITE_ONCE(m->nr, nr);
-}
 
 /*
  * Queue @fn on @p's task_work list, @cb already being ours: the caller
@@ -129,7 +95,7 @@ static void itrace_arm_work(struct callback_head *cb)
 	} else if (s->task == current) {
 		if (atomic_read(&s->state) == ITRACE_PENDING &&
 		    !READ_ONCE(itrace_shutdown)) {
-			snapshot_maps(&s->map);
+			itrace_maps_take(&s->map);
 			if (atomic_cmpxchg(&s->state, ITRACE_PENDING,
 					   ITRACE_ARMED) == ITRACE_PENDING)
 				itrace_arch_arm_current(s);

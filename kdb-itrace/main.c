@@ -11,6 +11,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include "itrace.h"
+#include "image.h"
 #include "ksym.h"
 
 static unsigned int log_records = 65536;
@@ -127,8 +128,11 @@ static void __exit itrace_exit(void)
 	itrace_disarm_all_stopped();
 	itrace_notify_exit();
 	itrace_lifecycle_exit();
-	for (i = 0; i < itrace_nr_slots; i++)
+	for (i = 0; i < itrace_nr_slots; i++) {
 		itrace_slot_release(&itrace_slots[i]);
+		itrace_maps_drop(&itrace_slots[i].map);
+	}
+	itrace_images_exit();
 	itrace_arch_exit();
 	itrace_log_free();
 	itrace_table_free();

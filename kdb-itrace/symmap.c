@@ -12,6 +12,7 @@ const struct itrace_map *itrace_symmap_find(const struct itrace_symmap *m,
 	nr = READ_ONCE(m->nr);
 	if (nr > ITRACE_MAP_MAX)
 		return NULL;
+	smp_rmb();	/* the entries were written before nr */
 	for (i = 0; i < nr; i++)
 		if (addr >= m->map[i].start && addr < m->map[i].end)
 			return &m->map[i];

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A traced task's executable mappings, copied in its own context when it
- * is armed, so that kdb (which may not take mmap_lock) can print user
- * addresses as mapping+offset. Pure C, shared with host tests.
+ * is armed, so that kdb (which may not take mmap_lock or read files) can
+ * print user addresses as function+offset through each mapping's symbol
+ * table (elfsym.h; image.c loads and shares them), else as
+ * mapping+offset. Pure C, shared with host tests.
  */
 #ifndef _ITRACE_SYMMAP_H
 #define _ITRACE_SYMMAP_H
 
 #include "compat.h"
+#include "elfsym.h"
 
 #define ITRACE_MAP_MAX		16
 #define ITRACE_MAP_NAME		24
@@ -16,11 +19,20 @@ struct itrace_map {
 	u64 start;
 	u64 end;
 	u64 pgoff;	/* file offset of start, in bytes */
+	/* the file's function symbols, or NULL; held by the map entry */
+	const struct itrace_symtab *syms;
+	bool main;	/* the program itself: names unprefixed */
 	char name[ITRACE_MAP_NAME];
 };
 
+/*
+ * nr entries are published (readers: READ_ONCE, then the entries);
+ * held entries hold an image reference in syms, which outlives nr = 0
+ * (exec) until the owner's next snapshot drops it.
+ */
 struct itrace_symmap {
 	u32 nr;
+	u32 held;
 	struct itrace_map map[ITRACE_MAP_MAX];
 };
 

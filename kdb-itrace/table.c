@@ -138,7 +138,8 @@ struct itrace_slot *itrace_slot_claim(void)
 		s->steps = 0;
 		s->records = 0;
 		s->gen_records = 0;
-		memset(&s->map, 0, sizeof(s->map));
+		/* its images stay held until the arming replaces them */
+		WRITE_ONCE(s->map.nr, 0);
 		raise_slots_used(i + 1);
 		WRITE_ONCE(claim_next, i + 1);
 		return s;

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # build-initramfs.sh OUT.cpio.gz [--module PATH.ko] [--kmod PATH.ko]...
-#                    [--prog PATH]...
+#                    [--prog PATH]... [--lib PATH=DEST]...
 #
 # Owns the test VM's userspace: a gzip'd newc initramfs made of a static
 # busybox, a generated /init, optionally the module under test at
 # /lib/modules/kdb_itrace.ko, test-only modules under /lib/modules/ by
-# their own names (never loaded at boot) and extra programs under /bin/.
+# their own names (never loaded at boot), extra programs under /bin/ and
+# shared objects (a dynamic program's loader and libc) at the absolute
+# paths DEST the program looks for them.
 #
 # /init contract (itrace.exp relies on it):
 #   - mounts proc, sysfs, devtmpfs, debugfs, tracefs (if the kernel has
@@ -31,7 +33,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 usage() {
-	echo "usage: $0 OUT.cpio.gz [--module PATH.ko] [--kmod PATH.ko]... [--prog PATH]..." >&2
+	echo "usage: $0 OUT.cpio.gz [--module PATH.ko] [--kmod PATH.ko]... [--prog PATH]... [--lib PATH=DEST]..." >&2
 	exit 2
 }
 
@@ -39,11 +41,13 @@ out=
 module=
 kmods=()
 progs=()
+libs=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--module) [ $# -ge 2 ] || usage; module=$2; shift 2 ;;
 	--kmod) [ $# -ge 2 ] || usage; kmods+=("$2"); shift 2 ;;
 	--prog) [ $# -ge 2 ] || usage; progs+=("$2"); shift 2 ;;
+	--lib) [ $# -ge 2 ] || usage; libs+=("$2"); shift 2 ;;
 	-h | --help) usage ;;
 	-*) echo "unknown option $1" >&2; usage ;;
 	*) [ -z "$out" ] || usage; out=$1; shift ;;
@@ -76,6 +80,12 @@ fi
 for p in ${progs[@]+"${progs[@]}"}; do
 	[ -f "$p" ] || die "program $p not found"
 done
+for l in ${libs[@]+"${libs[@]}"}; do
+	case $l in
+	*=/*) [ -f "${l%%=*}" ] || die "library ${l%%=*} not found" ;;
+	*) die "--lib $l: want PATH=/ABSOLUTE/DEST" ;;
+	esac
+done
 for m in ${kmods[@]+"${kmods[@]}"}; do
 	[ -f "$m" ] || die "module $m not found"
 	[ "$(basename "$m")" != kdb_itrace.ko ] || die "--kmod $m: use --module"
@@ -96,6 +106,9 @@ for m in ${kmods[@]+"${kmods[@]}"}; do
 done
 for p in ${progs[@]+"${progs[@]}"}; do
 	install -m 0755 "$p" "$root/bin/$(basename "$p")"
+done
+for l in ${libs[@]+"${libs[@]}"}; do
+	install -D -m 0755 "${l%%=*}" "$root${l#*=}"
 done
 
 # /dev/console comes from the kernel's built-in default initramfs, which is

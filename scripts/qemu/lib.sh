@@ -62,6 +62,10 @@ x86_64)
 	QEMU_PKG=qemu-system-x86
 	CONSOLE=ttyS0
 	TARGET_CC=gcc
+	# the target's shared libraries on this host, and their directory
+	# in the guest (Debian's multiarch path, the loader's default)
+	TARGET_LIBS=/lib/x86_64-linux-gnu
+	GUEST_LIBDIR=/lib/x86_64-linux-gnu
 	# what `itrace` reports for block mode under qemu TCG
 	ITRACE_BLOCK_IMPL="software: BTF not honoured"
 	;;
@@ -74,6 +78,8 @@ ppc64le)
 	QEMU_PKG=qemu-system-ppc
 	CONSOLE=hvc0
 	TARGET_CC=powerpc64le-linux-gnu-gcc
+	TARGET_LIBS=/usr/powerpc64le-linux-gnu/lib
+	GUEST_LIBDIR=/lib/powerpc64le-linux-gnu
 	ITRACE_BLOCK_IMPL="MSR_BE branch trace, CFAR"
 	;;
 *)

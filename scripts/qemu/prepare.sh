@@ -117,6 +117,27 @@ for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_sysca
 	fi
 	progs+=(--prog "$b/$p")
 done
+# The dynamically linked PIE test program, and what it needs at run
+# time: its loader at the path its PT_INTERP names and every DT_NEEDED
+# library in the guest's library directory, all from the target's libc
+# on this host; copies in $b/lib/ for the host-side checkers
+# (tests/vm/sym_check.py).
+rm -rf "$b/lib"
+mkdir -p "$b/lib"
+libs=()
+p=tp_calls
+run "prog-$p" $TARGET_CC -O1 -fno-inline -g -fPIE -pie -o "$b/$p" \
+	"$ITRACE_TOP/tests/prog/$p.c"
+progs+=(--prog "$b/$p")
+interp=$(readelf -lW "$b/$p" | sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
+[ -n "$interp" ] || die "$b/$p: no program interpreter"
+libs+=(--lib "$TARGET_LIBS/$(basename "$interp")=$interp")
+cp -L "$TARGET_LIBS/$(basename "$interp")" "$b/lib/"
+for l in $(readelf -dW "$b/$p" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+	libs+=(--lib "$TARGET_LIBS/$l=$GUEST_LIBDIR/$l")
+	cp -L "$TARGET_LIBS/$l" "$b/lib/"
+done
 run initramfs "$ITRACE_TOP/scripts/qemu/build-initramfs.sh" \
-	"$b/initramfs.cpio.gz" ${module[@]+"${module[@]}"} ${progs[@]+"${progs[@]}"}
+	"$b/initramfs.cpio.gz" ${module[@]+"${module[@]}"} ${progs[@]+"${progs[@]}"} \
+	"${libs[@]}"
 echo "$b/initramfs.cpio.gz"

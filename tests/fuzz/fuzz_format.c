@@ -3,18 +3,23 @@
  * libFuzzer target for the log-line formatter and the mapping lookup
  * (kdb-itrace/format.c, symmap.c). The input fills a record, a cpu
  * number and a mapping snapshot (names are raw file-name bytes, NUL or
- * not; mappings are made to cover the record's addresses often). Checked:
- * the lookup finds the first covering mapping and trusts no count past
- * ITRACE_MAP_MAX; an address is exactly "name+0xoff" or "0xaddr" and fits
- * the formatter's own buffer; each line is one printable line under
- * ITRACE_LINE_MAX, the raw one parses back to the record, and a shorter
- * buffer only cuts a line. Output buffers are exactly-sized heap blocks.
+ * not; mappings are made to cover the record's addresses often), some
+ * mappings with a symbol table (sorted by file offset, as elfsym.c leaves
+ * it; names of any bytes, up to its longest). Checked: the lookup finds
+ * the first covering mapping and trusts no count past ITRACE_MAP_MAX; an
+ * address is exactly "function+0xoff" (the program),
+ * "mapping:function+0xoff", "mapping+0xoff" or "0xaddr", its function
+ * one that covers it, and fits the formatter's own buffer; each line is
+ * one printable line under ITRACE_LINE_MAX, the raw one parses back to
+ * the record, and a shorter buffer only cuts a line. Output buffers are
+ * exactly-sized heap blocks.
  */
 #include "fuzz.h"
 #include "../../kdb-itrace/format.h"
 #include "../../kdb-itrace/kind.h"
 
-#define ADDR_BUF	48	/* format.c's from/to buffers */
+#define ADDR_BUF	ITRACE_ADDR_MAX	/* format.c's from/to buffers */
+#define FUZZ_SYMS	6
 
 struct input {
 	const u8 *p;
@@ -56,6 +61,72 @@ static void fill_map(struct input *in, struct itrace_map *e, u64 from, u64 to)
 		e->name[i] = (char)take(in, 1);
 }
 
+static int cmp_off(const void *a, const void *b)
+{
+	const struct itrace_sym *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/*
+ * A table of up to FUZZ_SYMS functions near @a's file offset in @e,
+ * sorted; the caller frees t->syms and t->names.
+ */
+static void fill_syms(struct input *in, struct itrace_symtab *t,
+		      struct itrace_map *e, u64 a)
+{
+	u32 n = take(in, 1) % (FUZZ_SYMS + 1), i, len, k;
+	u64 off = a - e->start + e->pgoff;
+
+	memset(t, 0, sizeof(*t));
+	t->syms = (struct itrace_sym *)fuzz_alloc(FUZZ_SYMS * sizeof(*t->syms));
+	t->names = (char *)fuzz_alloc(FUZZ_SYMS * (ITRACE_SYM_NAME_MAX + 1));
+	t->names_len = 0;
+	for (i = 0; i < n; i++) {
+		struct itrace_sym *s = &t->syms[i];
+
+		s->off = off - take(in, 1) + (take(in, 1) & 3);
+		s->value = s->off;
+		s->size = take(in, 1) & 0x80 ? 0 : take(in, 1);
+		s->name = t->names_len;
+		len = take(in, 1) % (ITRACE_SYM_NAME_MAX + 1);
+		for (k = 0; k < len; k++)
+			t->names[t->names_len + k] = (char)take(in, 1);
+		t->names[t->names_len + len] = '\0';
+		t->names_len += len + 1;
+	}
+	t->nr = n;
+	qsort(t->syms, n, sizeof(*t->syms), cmp_off);
+	e->syms = t;
+	e->main = take(in, 1) & 1;
+}
+
+static void free_syms(struct itrace_symmap *m)
+{
+	u32 i;
+
+	for (i = 0; m && i < ITRACE_MAP_MAX; i++) {
+		struct itrace_symtab *t = (struct itrace_symtab *)m->map[i].syms;
+
+		if (t) {
+			free(t->syms);
+			free(t->names);
+			free(t);
+		}
+	}
+}
+
+/* @s as the formatter shows it: up to its NUL or @max, '?' for others. */
+static int shown(char *out, const char *s, unsigned int max)
+{
+	unsigned int i;
+
+	for (i = 0; i < max && s[i]; i++)
+		out[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+	out[i] = '\0';
+	return i;
+}
+
 static const struct itrace_map *first_map(const struct itrace_symmap *m,
 					  u64 a)
 {
@@ -82,18 +153,33 @@ static void check_line(const char *s, int n)
 static void check_addr(const struct itrace_symmap *m, u64 a)
 {
 	const struct itrace_map *e = first_map(m, a);
+	const struct itrace_sym *sym = NULL;
 	char *buf = (char *)fuzz_alloc(ADDR_BUF);
-	char want[64];
-	int n = itrace_format_addr(buf, ADDR_BUF, m, a), i, k = 0;
+	char name[ITRACE_MAP_NAME + 1], fn[ITRACE_FN_SHOWN + 1], want[160];
+	int n = itrace_format_addr(buf, ADDR_BUF, m, a);
+	u64 off = 0;
 
 	FUZZ_ASSERT(itrace_symmap_find(m, a) == e);
 	if (e) {
-		/* the name as far as its NUL, control bytes as '?' */
-		for (i = 0; i < ITRACE_MAP_NAME && e->name[i]; i++)
-			want[k++] = e->name[i] >= 0x20 && e->name[i] < 0x7f ?
-				    e->name[i] : '?';
-		snprintf(want + k, sizeof(want) - k, "+0x%llx",
-			 (unsigned long long)(a - e->start + e->pgoff));
+		shown(name, e->name, ITRACE_MAP_NAME);
+		off = a - e->start + e->pgoff;
+		sym = itrace_sym_at(e->syms, off);
+	}
+	if (sym) {
+		/* a function that covers the address */
+		FUZZ_ASSERT(sym->off <= off);
+		FUZZ_ASSERT(sym->size ? off - sym->off < sym->size :
+					off == sym->off);
+		shown(fn, itrace_sym_name(e->syms, sym), ITRACE_FN_SHOWN);
+		if (e->main)
+			snprintf(want, sizeof(want), "%s+0x%llx", fn,
+				 (unsigned long long)(off - sym->off));
+		else
+			snprintf(want, sizeof(want), "%s:%s+0x%llx", name, fn,
+				 (unsigned long long)(off - sym->off));
+	} else if (e) {
+		snprintf(want, sizeof(want), "%s+0x%llx", name,
+			 (unsigned long long)off);
 	} else {
 		snprintf(want, sizeof(want), "0x%llx", (unsigned long long)a);
 	}
@@ -152,8 +238,16 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		m = (struct itrace_symmap *)fuzz_alloc(sizeof(*m));
 		memset(m, 0, sizeof(*m));
 		m->nr = take(&in, 1) % (ITRACE_MAP_MAX + 4);
-		for (i = 0; i < ITRACE_MAP_MAX; i++)
-			fill_map(&in, &m->map[i], r.from, r.to);
+		for (i = 0; i < ITRACE_MAP_MAX; i++) {
+			struct itrace_map *e = &m->map[i];
+			unsigned int how = take(&in, 1);
+
+			fill_map(&in, e, r.from, r.to);
+			if (how & 1)
+				fill_syms(&in, (struct itrace_symtab *)
+					  fuzz_alloc(sizeof(struct itrace_symtab)),
+					  e, how & 2 ? r.from : r.to);
+		}
 	}
 
 	check_addr(m, r.from);
@@ -172,6 +266,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	free(sym);
 	free(raw);
+	free_syms(m);
 	free(m);
 	return 0;
 }

@@ -1,20 +1,129 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host tests of record formatting: the stable raw line, the symbolized
- * line with mapping+offset, kind names, and addresses outside any
- * mapping.
+ * line (function+offset in the program, mapping:function+offset in a
+ * shared object, mapping+offset where no symbol covers, the bare address
+ * outside every mapping), kind names, names cut and cleaned, and the
+ * worst-case line length.
  */
 #include "check.h"
 #include "../../kdb-itrace/format.h"
 #include "../../kdb-itrace/kind.h"
+
+/*
+ * Names through symbol tables: a program (static, its symbols at their
+ * link addresses) and a shared object mapped at 0x7f0000000000 from
+ * file offset 0x1000, as elfsym.c leaves a table (sorted by offset).
+ */
+static char names[] = "main\0walk\0memcpy\0__memcpy\0bad\x1b\n\0"
+		      "nosize\0"
+		      "a_very_long_function_name_that_goes_on_and_on_and_on";
+
+static const struct itrace_sym prog_syms[] = {
+	{ .value = 0x401100, .off = 0x1100, .size = 0x40, .name = 0 },
+	{ .value = 0x401140, .off = 0x1140, .size = 0x20, .name = 5 },
+	{ .value = 0x401200, .off = 0x1200, .size = 0, .name = 32 },
+	{ .value = 0x401300, .off = 0x1300, .size = 0x10, .name = 26 },
+	{ .value = 0x401400, .off = 0x1400, .size = 0x10, .name = 39 },
+};
+
+static const struct itrace_sym so_syms[] = {
+	/* aliases: the name with fewer leading underscores wins */
+	{ .value = 0x2000, .off = 0x2000, .size = 0x80, .name = 17 },
+	{ .value = 0x2000, .off = 0x2000, .size = 0x80, .name = 10 },
+};
+
+static void check_syms(void)
+{
+	struct itrace_symtab prog = {
+		.syms = (struct itrace_sym *)prog_syms, .names = names,
+		.nr = 5, .names_len = sizeof(names),
+	};
+	struct itrace_symtab so = {
+		.syms = (struct itrace_sym *)so_syms, .names = names,
+		.nr = 2, .names_len = sizeof(names),
+	};
+	struct itrace_symmap m = {
+		.nr = 2,
+		.map = {
+			{ .start = 0x401000, .end = 0x47a000, .pgoff = 0x1000,
+			  .syms = &prog, .main = true, .name = "tp_loop" },
+			{ .start = 0x7f0000000000, .end = 0x7f0000100000,
+			  .pgoff = 0x1000, .syms = &so, .name = "libc.so.6" },
+		},
+	};
+	struct itrace_rec r = {
+		.seq = 7, .from = 0x401150, .to = 0x7f0000001000,
+		.pid = 97, .kind = ITRACE_K_CALL,
+	};
+	char buf[ITRACE_LINE_MAX];
+	int n;
+
+	itrace_format_addr(buf, sizeof(buf), &m, 0x401100);
+	CHECK_STR("sym: function start", buf, "main+0x0");
+	itrace_format_addr(buf, sizeof(buf), &m, 0x40113f);
+	CHECK_STR("sym: last byte of a function", buf, "main+0x3f");
+	itrace_format_addr(buf, sizeof(buf), &m, 0x401150);
+	CHECK_STR("sym: next function", buf, "walk+0x10");
+	itrace_format_addr(buf, sizeof(buf), &m, 0x401160);
+	CHECK_STR("sym: past its size: mapping+offset", buf,
+		  "tp_loop+0x1160");
+	itrace_format_addr(buf, sizeof(buf), &m, 0x401200);
+	CHECK_STR("sym: size 0 names its own address", buf, "nosize+0x0");
+	itrace_format_addr(buf, sizeof(buf), &m, 0x401201);
+	CHECK_STR("sym: size 0 names nothing after it", buf,
+		  "tp_loop+0x1201");
+	itrace_format_addr(buf, sizeof(buf), &m, 0x401304);
+	CHECK_STR("sym: control bytes in a name as '?'", buf, "bad??+0x4");
+	itrace_format_addr(buf, sizeof(buf), &m, 0x401401);
+	CHECK_STR("sym: long name cut at ITRACE_FN_SHOWN", buf,
+		  "a_very_long_function_name_that_goes_on_and_on_an+0x1");
+	itrace_format_addr(buf, sizeof(buf), &m, 0x7f0000001010);
+	CHECK_STR("sym: shared object prefixed, alias with fewest _", buf,
+		  "libc.so.6:memcpy+0x10");
+	itrace_format_addr(buf, sizeof(buf), &m, 0x7f0000000010);
+	CHECK_STR("sym: shared object, no symbol", buf, "libc.so.6+0x1010");
+	itrace_format_sym(buf, sizeof(buf), &r, 0, &m);
+	CHECK_STR("sym: line", buf,
+		  "         7   0      97 call    walk+0x10                      libc.so.6:memcpy+0x0\n");
+
+	/*
+	 * The longest address text: a 24-byte mapping name, a name cut at
+	 * ITRACE_FN_SHOWN, the largest offset a u32 size allows.
+	 */
+	{
+		static const struct itrace_sym huge = {
+			.off = 0x1000, .size = 0xffffffff, .name = 39,
+		};
+
+		memset(m.map[1].name, 'x', ITRACE_MAP_NAME);
+		m.map[1].end = ~0ULL;
+		so.syms = (struct itrace_sym *)&huge;
+		so.nr = 1;
+		n = itrace_format_addr(buf, sizeof(buf), &m,
+				       0x7f0000000000ULL + 0xfffffffe);
+		CHECK("sym: longest address text fits ITRACE_ADDR_MAX",
+		      n == ITRACE_MAP_NAME + 1 + ITRACE_FN_SHOWN + 11 &&
+		      n < ITRACE_ADDR_MAX);
+		r.from = r.to = 0x7f0000000000ULL + 0xfffffffe;
+		r.seq = ~0ULL;
+		r.pid = ~0U;
+		r.kind = ITRACE_K_SYSCALL;
+		n = itrace_format_sym(buf, sizeof(buf), &r, ~0U, &m);
+		CHECK("sym: longest line fits ITRACE_LINE_MAX",
+		      n < ITRACE_LINE_MAX);
+	}
+}
 
 int main(void)
 {
 	struct itrace_symmap m = {
 		.nr = 2,
 		.map = {
-			{ 0x401000, 0x47a000, 0x1000, "tp_loop" },
-			{ 0x7ffd1000, 0x7ffd3000, 0, "[vdso]" },
+			{ .start = 0x401000, .end = 0x47a000, .pgoff = 0x1000,
+			  .name = "tp_loop" },
+			{ .start = 0x7ffd1000, .end = 0x7ffd3000,
+			  .name = "[vdso]" },
 		},
 	};
 	struct itrace_rec r = {
@@ -41,7 +150,8 @@ int main(void)
 		/* file names may hold any byte but '/' */
 		struct itrace_symmap odd = {
 			.nr = 1,
-			.map = { { 0x1000, 0x2000, 0, "a\nb\x1b[2J\xc3\xa9" } },
+			.map = { { .start = 0x1000, .end = 0x2000,
+				   .name = "a\nb\x1b[2J\xc3\xa9" } },
 		};
 
 		itrace_format_addr(buf, sizeof(buf), &odd, 0x1010);
@@ -59,6 +169,8 @@ int main(void)
 	itrace_format_sym_header(buf, sizeof(buf));
 	CHECK_STR("format sym header", buf,
 		  "       seq cpu     pid kind    from                           to\n");
+
+	check_syms();
 
 	for (k = 0; k < ITRACE_K_NR; k++)
 		CHECK("every kind has a name",

@@ -71,7 +71,7 @@ if [ -z "$only" ] && [ "$ITRACE_KVARIANT" = debug ]; then
 	ppc64le) only="debug_canary tp_loop lifecycle signals exit_unload uprobe_resv atomic" ;;
 	*) only="debug_canary tp_loop bad_input running overflow lifecycle follow
 		signals exit_unload uprobe debugfs debugfs_stream debugfs_kdb atomic
-		lockdown_boot" ;;
+		lockdown_boot sym" ;;
 	esac
 	only=$(echo $only)
 fi
@@ -111,6 +111,21 @@ if want tp_loop; then
 	vmtest tp_loop "$b/logs"
 	python3 "$top/tests/vm/trace_check.py" "$b/tp_loop" 5 \
 		"$b/logs/insn.log" "$b/logs/block.log" | tag
+	for m in insn block; do
+		python3 "$top/tests/vm/sym_check.py" tp_loop="$b/tp_loop" \
+			"$b/lib" "$b/logs/$m.maps" "$b/logs/$m.log" \
+			"$b/logs/$m.sym" |
+			sed "s/^PASS /PASS tp_loop $m names: /;s/^FAIL /FAIL tp_loop $m names: /" | tag
+	done
+fi
+# function names in the log: a dynamic PIE, its libc and loader
+if want sym; then
+	rm -f "$b"/logs/sym.*
+	vmtest sym "$b/logs"
+	python3 "$top/tests/vm/sym_check.py" --status "$b/logs/sym.status" \
+		tp_calls="$b/tp_calls" "$b/lib" "$b/logs/sym.maps" \
+		"$b/logs/sym.log" "$b/logs/sym.sym" |
+		sed 's/^PASS /PASS sym: /;s/^FAIL /FAIL sym: /' | tag
 fi
 want bad_input && vmtest bad_input
 want running && vmtest running "$b/tp_spin"

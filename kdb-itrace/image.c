@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Symbol tables of traced images (see image.h). An image is one file,
+ * known by its inode (superblock, number, generation, size: no reference
+ * is held, so nothing is pinned and unmount is not disturbed). Its table
+ * is read once, by the first task armed with it mapped, and shared by
+ * every map entry of every slot that has it mapped (threads, followed
+ * children, other processes); the last entry to let go frees it.
+ *
+ * Contexts: loading, taking and dropping run as the traced task in its
+ * arming task_work (reading files, allocating and sleeping are allowed
+ * there) or at unload, serialized by images_lock. Readers never take it:
+ * kdb and xmon find images through the slots' maps and the images[]
+ * array with every other CPU stopped (a CPU stopped half-way through a
+ * put has either not yet unpublished the image, or published its NULL
+ * before queueing the free); debugfs readers hold rcu_read_lock() across
+ * one record (itrace_syms_read_begin()), and the free waits a grace
+ * period.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include "image.h"
+
+static unsigned int sym_kb = 16384;
+module_param(sym_kb, uint, 0644);
+MODULE_PARM_DESC(sym_kb,
+		 "memory for the symbol tables of traced images, in KiB, all images together (default 16384; 0: no symbols); read at each load");
+
+/* Images at once: 16 mappings a task, shared between tasks. */
+#define ITRACE_IMAGES		64
+
+struct itrace_image {
+	struct rcu_head rcu;
+	int refs;			/* map entries holding it */
+	/* the file, without a reference to it */
+	const struct super_block *sb;
+	unsigned long ino;
+	u32 igen;
+	loff_t size;
+	/* what was loaded */
+	struct itrace_symtab tab;	/* buffers in store */
+	void *store;
+	size_t bytes;			/* of store */
+	u32 load_us;
+	int err;			/* 0, or why there is no table */
+	char why[96];			/* the reader's line for err */
+	char name[ITRACE_MAP_NAME];
+};
+
+static DEFINE_MUTEX(images_lock);
+static struct itrace_image *images[ITRACE_IMAGES];
+static size_t images_bytes;		/* sum of their bytes */
+static unsigned int images_full;	/* files left unread: images[] full */
+
+static bool same_file(const struct itrace_image *img, const struct inode *i)
+{
+	return img->sb == i->i_sb && img->ino == i->i_ino &&
+	       img->igen == i->i_generation && img->size == i_size_read(i);
+}
+
+static int file_read(void *ctx, u64 off, void *buf, size_t len)
+{
+	loff_t pos = off;
+
+	while (len) {
+		ssize_t n = kernel_read(ctx, buf, len, &pos);
+
+		if (n <= 0)
+			return -EIO;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * Room for the load: every entry of the table a function, and each name
+ * copied whole twice over (names whose tails the file shares are copied
+ * one by one), within what the budget leaves; trimmed to fit afterwards.
+ */
+static size_t load_room(const struct itrace_elf_info *info,
+			struct itrace_symtab *t, size_t left)
+{
+	size_t syms = array_size(info->nsyms, sizeof(struct itrace_sym));
+	size_t names = array_size(info->strsz, 2) + ITRACE_SYM_NAME_MAX + 1;
+
+	if (syms + names > left) {
+		syms = min(syms, left / 2);
+		names = left - syms;
+	}
+	t->max_syms = syms / sizeof(struct itrace_sym);
+	t->max_names = min_t(size_t, names, U32_MAX);
+	return t->max_syms * sizeof(struct itrace_sym) + t->max_names;
+}
+
+/* Move @t's table from the load buffers into one block of its size. */
+static int trim(struct itrace_image *img, struct itrace_symtab *t)
+{
+	size_t syms = array_size(t->nr, sizeof(struct itrace_sym));
+	void *store = kvmalloc(syms + t->names_len, GFP_KERNEL);
+
+	if (!store)
+		return -ENOMEM;
+	memcpy(store, t->syms, syms);
+	memcpy(store + syms, t->names, t->names_len);
+	img->tab = *t;
+	img->tab.syms = store;
+	img->tab.names = store + syms;
+	img->tab.max_syms = t->nr;
+	img->tab.max_names = t->names_len;
+	img->store = store;
+	img->bytes = syms + t->names_len;
+	return 0;
+}
+
+/* Read @f's function symbols into @img within @left bytes; sets err. */
+static void load(struct itrace_image *img, struct file *f, size_t left)
+{
+	struct itrace_elf_src src = {
+		.read = file_read, .ctx = f, .size = i_size_read(file_inode(f)),
+	};
+	struct itrace_elf_info info;
+	struct itrace_symtab t = { };
+	void *buf;
+
+	img->err = itrace_elf_probe(&src, &info, img->why, sizeof(img->why));
+	if (img->err || info.source == ITRACE_SYMS_NONE)
+		return;
+	if (!left) {
+		img->err = -ENOSPC;
+		return;
+	}
+	buf = kvmalloc(load_room(&info, &t, left), GFP_KERNEL);
+	if (!buf) {
+		img->err = -ENOMEM;
+		return;
+	}
+	t.syms = buf;
+	t.names = buf + t.max_syms * sizeof(struct itrace_sym);
+	img->err = itrace_elf_load(&src, &t, img->why, sizeof(img->why));
+	if (!img->err)
+		img->err = trim(img, &t);
+	kvfree(buf);
+}
+
+static struct itrace_image *image_new(struct file *f)
+{
+	struct inode *inode = file_inode(f);
+	size_t limit = (size_t)READ_ONCE(sym_kb) * 1024;
+	struct itrace_image *img = kzalloc(sizeof(*img), GFP_KERNEL);
+	u64 t0 = ktime_get_ns();
+
+	if (!img)
+		return NULL;
+	img->refs = 1;
+	img->sb = inode->i_sb;
+	img->ino = inode->i_ino;
+	img->igen = inode->i_generation;
+	img->size = i_size_read(inode);
+	strscpy(img->name, f->f_path.dentry->d_name.name, sizeof(img->name));
+	load(img, f, limit > images_bytes ? limit - images_bytes : 0);
+	img->load_us = div_u64(ktime_get_ns() - t0, NSEC_PER_USEC);
+	images_bytes += img->bytes;
+	return img;
+}
+
+/* The image of @f, loaded if no map entry holds it yet; NULL if none. */
+static struct itrace_image *image_get(struct file *f)
+{
+	struct inode *inode = file_inode(f);
+	struct itrace_image *img;
+	int i, free = -1;
+
+	might_sleep();
+	mutex_lock(&images_lock);
+	for (i = 0; i < ITRACE_IMAGES; i++) {
+		img = images[i];
+		if (!img) {
+			free = free < 0 ? i : free;
+		} else if (same_file(img, inode)) {
+			img->refs++;
+			goto out;
+		}
+	}
+	img = NULL;
+	if (free < 0)
+		images_full++;
+	else
+		img = image_new(f);
+	if (img)
+		WRITE_ONCE(images[free], img);	/* after its contents */
+out:
+	mutex_unlock(&images_lock);
+	return img;
+}
+
+static void image_free_rcu(struct rcu_head *rcu)
+{
+	struct itrace_image *img = container_of(rcu, struct itrace_image, rcu);
+
+	kvfree(img->store);
+	kfree(img);
+}
+
+static void image_put(struct itrace_image *img)
+{
+	int i;
+
+	mutex_lock(&images_lock);
+	if (WARN_ON_ONCE(img->refs <= 0) || --img->refs)
+		goto out;
+	for (i = 0; i < ITRACE_IMAGES; i++)
+		if (images[i] == img)
+			WRITE_ONCE(images[i], NULL);
+	images_bytes -= img->bytes;
+	call_rcu(&img->rcu, image_free_rcu);
+out:
+	mutex_unlock(&images_lock);
+}
+
+static struct itrace_image *image_of(const struct itrace_map *e)
+{
+	return e->syms ? container_of(e->syms, struct itrace_image, tab) :
+			 NULL;
+}
+
+/*
+ * Under mmap_lock: the executable mappings into @m (not yet published)
+ * and a reference to each one's file into @files, to read after the
+ * lock is dropped (reading a file under mmap_lock could deadlock with a
+ * fault on it). The program is the file mapped at mm->start_code.
+ */
+static u32 walk_maps(struct mm_struct *mm, struct itrace_symmap *m,
+		     struct file **files)
+{
+	struct vm_area_struct *vma = find_vma(mm, mm->start_code);
+	const struct inode *prog = NULL;
+	u32 nr = 0;
+
+	if (vma && vma->vm_file && vma->vm_start <= mm->start_code)
+		prog = file_inode(vma->vm_file);
+	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end)) {
+		struct itrace_map *e;
+		const char *name = NULL;
+
+		if (!(vma->vm_flags & VM_EXEC))
+			continue;
+		if (nr == ITRACE_MAP_MAX)
+			break;
+		e = &m->map[nr];
+		files[nr] = vma->vm_file;
+		if (vma->vm_file) {
+			get_file(vma->vm_file);
+			name = vma->vm_file->f_path.dentry->d_name.name;
+		} else if (vma->vm_ops && vma->vm_ops->name) {
+			name = vma->vm_ops->name(vma);	/* [vdso] */
+		}
+		strscpy(e->name, name ?: "[anon]", sizeof(e->name));
+		e->start = vma->vm_start;
+		e->end = vma->vm_end;
+		e->pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT;
+		e->main = vma->vm_file && file_inode(vma->vm_file) == prog;
+		e->syms = NULL;
+		nr++;
+	}
+	return nr;
+}
+
+void itrace_maps_take(struct itrace_symmap *m)
+{
+	struct itrace_image *old[ITRACE_MAP_MAX];
+	struct file *files[ITRACE_MAP_MAX];
+	struct mm_struct *mm = current->mm;
+	u32 i, held = min_t(u32, m->held, ITRACE_MAP_MAX), nr = 0;
+
+	might_sleep();
+	for (i = 0; i < held; i++)
+		old[i] = image_of(&m->map[i]);
+	/* readers see no entry while they are rewritten */
+	WRITE_ONCE(m->nr, 0);
+	smp_wmb();	/* nr = 0 before the entries change; symmap.c reads */
+	m->held = 0;
+	if (mm) {
+		mmap_read_lock(mm);
+		nr = walk_maps(mm, m, files);
+		mmap_read_unlock(mm);
+	}
+	for (i = 0; i < nr; i++) {
+		struct itrace_image *img;
+
+		if (!files[i])
+			continue;
+		img = image_get(files[i]);
+		fput(files[i]);
+		m->map[i].syms = img ? &img->tab : NULL;
+	}
+	m->held = nr;
+	smp_wmb();	/* the entries before their count; symmap.c reads */
+	WRITE_ONCE(m->nr, nr);
+	for (i = 0; i < held; i++)
+		if (old[i])
+			image_put(old[i]);
+}
+
+void itrace_maps_drop(struct itrace_symmap *m)
+{
+	u32 i, held = min_t(u32, m->held, ITRACE_MAP_MAX);
+
+	WRITE_ONCE(m->nr, 0);
+	smp_wmb();	/* nr = 0 before the entries change; symmap.c reads */
+	m->held = 0;
+	for (i = 0; i < held; i++) {
+		struct itrace_image *img = image_of(&m->map[i]);
+
+		m->map[i].syms = NULL;
+		if (img)
+			image_put(img);
+	}
+}
+
+/* Both ways hold sparse's RCU context, so callers balance either way. */
+void itrace_syms_read_begin(bool stopped) __acquires(RCU)
+{
+	if (!stopped)
+		rcu_read_lock();
+	else
+		__acquire(RCU);
+}
+
+void itrace_syms_read_end(bool stopped) __releases(RCU)
+{
+	if (!stopped)
+		rcu_read_unlock();
+	else
+		__release(RCU);
+}
+
+static const char *const source_names[] = {
+	[ITRACE_SYMS_NONE] = "none",
+	[ITRACE_SYMS_SYMTAB] = ".symtab",
+	[ITRACE_SYMS_DYNSYM] = ".dynsym",
+};
+
+#define outf(out, ...)	itrace_out_printf(out, __VA_ARGS__)
+
+/* "itrace: syms NAME: ..." in pieces: the sinks take partial lines. */
+static void image_line(struct itrace_out *out, const struct itrace_image *img)
+{
+	const struct itrace_symtab *t = &img->tab;
+
+	outf(out, "itrace: syms %s: ", img->name);
+	if (img->err == -ENOSPC) {
+		outf(out, "not loaded: sym_kb=%u is used up\n", READ_ONCE(sym_kb));
+	} else if (img->err == -ENOMEM) {
+		outf(out, "not loaded: out of memory\n");
+	} else if (img->err) {
+		outf(out, "not loaded: %s\n", img->why);
+	} else if (t->source == ITRACE_SYMS_NONE) {
+		outf(out, "stripped (no .symtab, no .dynsym): mapping+offset only\n");
+	} else {
+		if (t->dropped)
+			outf(out, "%u of ", t->nr);
+		outf(out, "%u functions from %s, %zu KiB, %u.%u ms", t->total,
+		     source_names[t->source], DIV_ROUND_UP(img->bytes, 1024),
+		     img->load_us / 1000, img->load_us % 1000 / 100);
+		if (t->dropped)
+			outf(out, " (sym_kb=%u is used up)", READ_ONCE(sym_kb));
+		outf(out, "\n");
+	}
+}
+
+void itrace_images_status(struct itrace_out *out, bool stopped)
+{
+	unsigned int i, full = READ_ONCE(images_full);
+
+	for (i = 0; i < ITRACE_IMAGES; i++) {
+		const struct itrace_image *img;
+
+		itrace_syms_read_begin(stopped);
+		img = READ_ONCE(images[i]);
+		if (img)
+			image_line(out, img);
+		itrace_syms_read_end(stopped);
+	}
+	if (full)
+		outf(out, "itrace: syms: %u file%s not read: %u images loaded already\n",
+		     full, full == 1 ? "" : "s", ITRACE_IMAGES);
+}
+
+void itrace_images_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ITRACE_IMAGES; i++)
+		WARN_ON_ONCE(images[i]);
+	rcu_barrier();
+}
