@@ -10,6 +10,21 @@
 #include "../../kdb-itrace/format.h"
 #include "../../kdb-itrace/kind.h"
 
+struct addr_case {
+	u64 addr;
+	const char *what, *want;
+};
+
+/* itrace_format_addr(@m, @a) must print @want. */
+static void addr_is(const char *what, const struct itrace_symmap *m, u64 a,
+		    const char *want)
+{
+	char buf[ITRACE_ADDR_MAX];
+
+	itrace_format_addr(buf, sizeof(buf), m, a);
+	CHECK_STR(what, buf, want);
+}
+
 /*
  * Names through symbol tables: a program (static, its symbols at their
  * link addresses) and a shared object mapped at 0x7f0000000000 from
@@ -31,6 +46,29 @@ static const struct itrace_sym so_syms[] = {
 	/* aliases: the name with fewer leading underscores wins */
 	{ .value = 0x2000, .off = 0x2000, .size = 0x80, .name = 17 },
 	{ .value = 0x2000, .off = 0x2000, .size = 0x80, .name = 10 },
+};
+
+static const struct addr_case sym_cases[] = {
+	{ 0x401100, "sym: function start",
+	  "main+0x0" },
+	{ 0x40113f, "sym: last byte of a function",
+	  "main+0x3f" },
+	{ 0x401150, "sym: next function",
+	  "walk+0x10" },
+	{ 0x401160, "sym: past its size: mapping+offset",
+	  "tp_loop+0x1160" },
+	{ 0x401200, "sym: size 0 names its own address",
+	  "nosize+0x0" },
+	{ 0x401201, "sym: size 0 names nothing after it",
+	  "tp_loop+0x1201" },
+	{ 0x401304, "sym: control bytes in a name as '?'",
+	  "bad??+0x4" },
+	{ 0x401401, "sym: long name cut at ITRACE_FN_SHOWN",
+	  "a_very_long_function_name_that_goes_on_and_on_an+0x1" },
+	{ 0x7f0000001010, "sym: shared object prefixed, alias with fewest _",
+	  "libc.so.6:memcpy+0x10" },
+	{ 0x7f0000000010, "sym: shared object, no symbol",
+	  "libc.so.6+0x1010" },
 };
 
 static void check_syms(void)
@@ -57,32 +95,12 @@ static void check_syms(void)
 		.pid = 97, .kind = ITRACE_K_CALL,
 	};
 	char buf[ITRACE_LINE_MAX];
+	unsigned int i;
 	int n;
 
-	itrace_format_addr(buf, sizeof(buf), &m, 0x401100);
-	CHECK_STR("sym: function start", buf, "main+0x0");
-	itrace_format_addr(buf, sizeof(buf), &m, 0x40113f);
-	CHECK_STR("sym: last byte of a function", buf, "main+0x3f");
-	itrace_format_addr(buf, sizeof(buf), &m, 0x401150);
-	CHECK_STR("sym: next function", buf, "walk+0x10");
-	itrace_format_addr(buf, sizeof(buf), &m, 0x401160);
-	CHECK_STR("sym: past its size: mapping+offset", buf,
-		  "tp_loop+0x1160");
-	itrace_format_addr(buf, sizeof(buf), &m, 0x401200);
-	CHECK_STR("sym: size 0 names its own address", buf, "nosize+0x0");
-	itrace_format_addr(buf, sizeof(buf), &m, 0x401201);
-	CHECK_STR("sym: size 0 names nothing after it", buf,
-		  "tp_loop+0x1201");
-	itrace_format_addr(buf, sizeof(buf), &m, 0x401304);
-	CHECK_STR("sym: control bytes in a name as '?'", buf, "bad??+0x4");
-	itrace_format_addr(buf, sizeof(buf), &m, 0x401401);
-	CHECK_STR("sym: long name cut at ITRACE_FN_SHOWN", buf,
-		  "a_very_long_function_name_that_goes_on_and_on_an+0x1");
-	itrace_format_addr(buf, sizeof(buf), &m, 0x7f0000001010);
-	CHECK_STR("sym: shared object prefixed, alias with fewest _", buf,
-		  "libc.so.6:memcpy+0x10");
-	itrace_format_addr(buf, sizeof(buf), &m, 0x7f0000000010);
-	CHECK_STR("sym: shared object, no symbol", buf, "libc.so.6+0x1010");
+	for (i = 0; i < sizeof(sym_cases) / sizeof(sym_cases[0]); i++)
+		addr_is(sym_cases[i].what, &m, sym_cases[i].addr,
+			sym_cases[i].want);
 	itrace_format_sym(buf, sizeof(buf), &r, 0, &m);
 	CHECK_STR("sym: line", buf,
 		  "         7   0      97 call    walk+0x10                      libc.so.6:memcpy+0x0\n");
@@ -136,16 +154,16 @@ int main(void)
 	itrace_format_raw(buf, sizeof(buf), &r, 1);
 	CHECK_STR("format raw", buf, "42 1 97 call 0x4016b8 0x401625\n");
 
-	itrace_format_addr(buf, sizeof(buf), &m, 0x4016b8);
-	CHECK_STR("format addr in first mapping", buf, "tp_loop+0x16b8");
-	itrace_format_addr(buf, sizeof(buf), &m, 0x401000);
-	CHECK_STR("format addr at mapping start", buf, "tp_loop+0x1000");
-	itrace_format_addr(buf, sizeof(buf), &m, 0x47a000);
-	CHECK_STR("format addr at mapping end is outside", buf, "0x47a000");
-	itrace_format_addr(buf, sizeof(buf), &m, 0x7ffd1234);
-	CHECK_STR("format addr in vdso", buf, "[vdso]+0x234");
-	itrace_format_addr(buf, sizeof(buf), NULL, 0x10);
-	CHECK_STR("format addr without map", buf, "0x10");
+	addr_is("format addr in first mapping", &m, 0x4016b8,
+		"tp_loop+0x16b8");
+	addr_is("format addr at mapping start", &m, 0x401000,
+		"tp_loop+0x1000");
+	addr_is("format addr at mapping end is outside", &m, 0x47a000,
+		"0x47a000");
+	addr_is("format addr in vdso", &m, 0x7ffd1234,
+		"[vdso]+0x234");
+	addr_is("format addr without map", NULL, 0x10,
+		"0x10");
 	{
 		/* file names may hold any byte but '/' */
 		struct itrace_symmap odd = {
@@ -154,13 +172,11 @@ int main(void)
 				   .name = "a\nb\x1b[2J\xc3\xa9" } },
 		};
 
-		itrace_format_addr(buf, sizeof(buf), &odd, 0x1010);
-		CHECK_STR("format addr name control bytes as '?'", buf,
-			  "a?b?[2J\?\?+0x10");
+		addr_is("format addr name control bytes as '?'", &odd, 0x1010,
+			"a?b?[2J\?\?+0x10");
 		memset(odd.map[0].name, 'y', ITRACE_MAP_NAME);
-		itrace_format_addr(buf, sizeof(buf), &odd, 0x1010);
-		CHECK_STR("format addr name without NUL", buf,
-			  "yyyyyyyyyyyyyyyyyyyyyyyy+0x10");
+		addr_is("format addr name without NUL", &odd, 0x1010,
+			"yyyyyyyyyyyyyyyyyyyyyyyy+0x10");
 	}
 
 	itrace_format_sym(buf, sizeof(buf), &r, 1, &m);
