@@ -12,6 +12,7 @@
 #include "itrace_arch_types.h"
 
 struct itrace_slot;
+struct pt_regs;
 struct task_struct;
 struct die_args;
 struct k_sigaction;
@@ -106,6 +107,28 @@ bool itrace_arch_status(char *buf, size_t len);
  * queued task_work)? Such a slot must not be claimed for another task.
  */
 bool itrace_arch_slot_busy(const struct itrace_arch_slot *a);
+
+/* One user register, by the name the arch's debuggers give it. */
+struct itrace_reg {
+	const char *name;
+	u64 val;
+};
+
+#define ITRACE_REGS_MAX		48
+
+/*
+ * Any context, reads only: the user registers saved in @regs (a task's
+ * pt_regs at its kernel entry), the instruction pointer first, then in
+ * the order gdb shows them. Returns how many (at most ITRACE_REGS_MAX).
+ */
+unsigned int itrace_arch_regs(const struct pt_regs *regs,
+			      struct itrace_reg *out);
+
+/*
+ * ITRACE_CALL_LEN_MAX, in itrace_arch_types.h: the longest call
+ * instruction; a return lands at most that far past its call (the
+ * shadow stack of calls.h).
+ */
 
 /* Is current being stepped by someone else (ptrace), right now? */
 bool itrace_arch_foreign_stepping(void);

@@ -3,12 +3,13 @@
  * The executor of the `itrace` command language, shared by every
  * front-end (the kdb command, the debugfs control file, xmon's calls):
  * parse, run, print through the caller's sink; `on` and `off` are in
- * command_onoff.c. Every path is written for both contexts: kdb and
- * xmon (every other CPU stopped, possibly inside any lock or half-way
- * through our trap path: no sleeping, allocation, locks or reference
- * drops) and process context (traps, forks, exits and kdb itself can
- * happen at any instant: every state change is a cmpxchg that
- * rechecks, and the caller serializes commands).
+ * command_onoff.c, `calls`, `stack` and `regs` in command_view.c.
+ * Every path is written for both contexts: kdb and xmon (every other
+ * CPU stopped, possibly inside any lock or half-way through our trap
+ * path: no sleeping, allocation, locks or reference drops) and process
+ * context (traps, forks, exits and kdb itself can happen at any instant:
+ * every state change is a cmpxchg that rechecks, and the caller
+ * serializes commands).
  */
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
@@ -178,6 +179,12 @@ int itrace_exec(int argc, const char *const *argv, struct itrace_ctx *ctx)
 	case ITRACE_OP_LOG:
 		cmd_log(&cmd, ctx);
 		break;
+	case ITRACE_OP_CALLS:
+		return itrace_cmd_calls(&cmd, ctx);
+	case ITRACE_OP_STACK:
+		return itrace_cmd_stack(&cmd, ctx);
+	case ITRACE_OP_REGS:
+		return itrace_cmd_regs(&cmd, ctx);
 	case ITRACE_OP_CLEAR:
 		itrace_log_clear();
 		outf(ctx, "itrace: log cleared\n");

@@ -147,7 +147,7 @@ void itrace_disarm_all_stopped(void);
 int itrace_notify_init(void);
 void itrace_notify_exit(void);
 
-/* command.c, command_onoff.c: one command, for every front-end */
+/* command.c, command_onoff.c, command_view.c: one command, every front-end */
 struct itrace_ctx {
 	struct itrace_out *out;
 	struct itrace_merge *merge;	/* `log` state, the caller's own */
@@ -163,6 +163,10 @@ struct itrace_ctx {
 int itrace_exec(int argc, const char *const *argv, struct itrace_ctx *ctx);
 int itrace_cmd_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
 int itrace_cmd_off(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
+/* command_view.c */
+int itrace_cmd_calls(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
+int itrace_cmd_stack(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
+int itrace_cmd_regs(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
 
 /*
  * Front-ends: each runs itrace_exec(). The ones that came up at load,

@@ -37,34 +37,38 @@ static int itrace_kdb(int argc, const char **argv)
 	return run(argc, argv + 1);
 }
 
-/* The read-only subset: status, log and help. */
+/* The read-only subset: what the log and our counters show. */
 static int itshow_kdb(int argc, const char **argv)
 {
+	static const char *const shown[] = {
+		"status", "log", "calls", "stack", "help",
+	};
 	const char *sub = argc ? argv[1] : "status";
+	size_t i;
 
-	if (strcmp(sub, "status") && strcmp(sub, "log") &&
-	    strcmp(sub, "help")) {
-		kdb_printf("itshow: status, log or help; '%s' is for itrace (itshow help)\n",
-			   sub);
-		return 0;
-	}
-	return run(argc, argv + 1);
+	for (i = 0; i < ARRAY_SIZE(shown); i++)
+		if (!strcmp(sub, shown[i]))
+			return run(argc, argv + 1);
+	kdb_printf("itshow: status, log, calls, stack or help; '%s' is for itrace (itshow help)\n",
+		   sub);
+	return 0;
 }
 
 /*
  * kdb allows a command if kdb.cmd_enable has any one of its flags, and
  * a command has one set of flags whatever its arguments. `on`, `off` and
  * `clear` change another task's registers or our log, hence REG_WRITE
- * for `itrace`; reading the log needs only MEM_READ, so the same
- * language minus those three is also `itshow`, usable where writes are
- * not allowed (kdb.cmd_enable=0x2, or lockdown=integrity). Bare, both
- * only show status: always safe, like `summary`.
+ * for `itrace` (`regs` reads registers: kept there, with the commands
+ * that touch them); reading the log needs only MEM_READ, so status,
+ * log, calls and stack are also `itshow`, usable where writes are not
+ * allowed (kdb.cmd_enable=0x2, or lockdown=integrity). Bare, both only
+ * show status: always safe, like `summary`.
  */
 static kdbtab_t itrace_cmds[] = {
 	{
 		.name = "itrace",
 		.func = itrace_kdb,
-		.usage = "on|off|status|log|clear|help ... (itrace help)",
+		.usage = "on|off|status|log|calls|stack|regs|clear|help ... (itrace help)",
 		.help = "Trace branches of user tasks by single/block stepping",
 		.minlen = 0,
 		.flags = KDB_ENABLE_REG_WRITE | KDB_ENABLE_ALWAYS_SAFE_NO_ARGS,
@@ -72,7 +76,7 @@ static kdbtab_t itrace_cmds[] = {
 	{
 		.name = "itshow",
 		.func = itshow_kdb,
-		.usage = "status|log|help ... (itrace help)",
+		.usage = "status|log|calls|stack|help ... (itrace help)",
 		.help = "itrace's status and branch log, read-only",
 		.minlen = 0,
 		.flags = KDB_ENABLE_MEM_READ | KDB_ENABLE_ALWAYS_SAFE_NO_ARGS,

@@ -18,6 +18,9 @@ const char *const itrace_help_lines[] = {
 	"itrace status                 traced tasks, modes, step/record/drop counts",
 	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs, of <pid> (a tid or a process);",
 	"                              -r: raw 'seq cpu tid kind 0xfrom 0xto'",
+	"itrace calls [-n N] [pid]     the call tree of one thread from its log: last N calls (default 100, 0 = all)",
+	"itrace stack <pid>            its shadow call stack at its last record, innermost first",
+	"itrace regs <pid>             the traced thread's user registers (as of its last entry into the kernel)",
 	"itrace clear                  empty the log and zero the counters",
 	"itrace help                   this text",
 	NULL
@@ -197,9 +200,12 @@ static int parse_off(int argc, const char *const *argv,
 	return 0;
 }
 
+/* log [-n N] [-r] [pid] and calls [-n N] [pid] (@raw_ok: -r allowed) */
 static int parse_log(int argc, const char *const *argv,
-		     struct itrace_cmd *cmd, char *err, size_t errlen)
+		     struct itrace_cmd *cmd, bool raw_ok, char *err,
+		     size_t errlen)
 {
+	const char *sub = argv[0];
 	bool have_pid = false;
 	int i;
 
@@ -207,34 +213,51 @@ static int parse_log(int argc, const char *const *argv,
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "-r")) {
+		if (raw_ok && !strcmp(a, "-r")) {
 			cmd->raw = true;
 			continue;
 		}
 		if (!strcmp(a, "-n")) {
 			if (i + 1 >= argc) {
-				snprintf(err, errlen, "itrace log: -n needs a count");
+				snprintf(err, errlen, "itrace %s: -n needs a count",
+					 sub);
 				return -1;
 			}
 			if (parse_uint(argv[++i], 0x7fffffff, true,
 				       &cmd->count)) {
-				snprintf(err, errlen, "itrace log: bad count '%s'",
-					 argv[i]);
+				snprintf(err, errlen, "itrace %s: bad count '%s'",
+					 sub, argv[i]);
 				return -1;
 			}
 			continue;
 		}
 		if (a[0] == '-') {
-			snprintf(err, errlen, "itrace log: unknown option '%s' (-n N, -r)",
-				 a);
+			snprintf(err, errlen, "itrace %s: unknown option '%s' (%s)",
+				 sub, a, raw_ok ? "-n N, -r" : "-n N");
 			return -1;
 		}
 		if (have_pid)
-			return too_many("log", a, err, errlen);
-		if (parse_pid("log", a, &cmd->pid, err, errlen))
+			return too_many(sub, a, err, errlen);
+		if (parse_pid(sub, a, &cmd->pid, err, errlen))
 			return -1;
 		have_pid = true;
 	}
+	return 0;
+}
+
+/* stack <pid>, regs <pid> */
+static int parse_one_pid(int argc, const char *const *argv,
+			 struct itrace_cmd *cmd, char *err, size_t errlen)
+{
+	if (argc < 2) {
+		snprintf(err, errlen, "itrace %s: missing pid (itrace %s <pid>)",
+			 argv[0], argv[0]);
+		return -1;
+	}
+	if (parse_pid(argv[0], argv[1], &cmd->pid, err, errlen))
+		return -1;
+	if (argc > 2)
+		return too_many(argv[0], argv[2], err, errlen);
 	return 0;
 }
 
@@ -260,7 +283,15 @@ static int parse_args(int argc, const char *const *argv,
 	}
 	if (!strcmp(sub, "log")) {
 		cmd->op = ITRACE_OP_LOG;
-		return parse_log(argc, argv, cmd, err, errlen);
+		return parse_log(argc, argv, cmd, true, err, errlen);
+	}
+	if (!strcmp(sub, "calls")) {
+		cmd->op = ITRACE_OP_CALLS;
+		return parse_log(argc, argv, cmd, false, err, errlen);
+	}
+	if (!strcmp(sub, "stack") || !strcmp(sub, "regs")) {
+		cmd->op = sub[0] == 's' ? ITRACE_OP_STACK : ITRACE_OP_REGS;
+		return parse_one_pid(argc, argv, cmd, err, errlen);
 	}
 	if (!strcmp(sub, "status")) {
 		cmd->op = ITRACE_OP_STATUS;

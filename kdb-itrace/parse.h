@@ -17,6 +17,9 @@ enum itrace_op {
 	ITRACE_OP_OFF,
 	ITRACE_OP_LOG,
 	ITRACE_OP_CLEAR,
+	ITRACE_OP_CALLS,
+	ITRACE_OP_STACK,
+	ITRACE_OP_REGS,
 };
 
 enum itrace_mode {
@@ -37,11 +40,11 @@ enum itrace_mode {
 
 struct itrace_cmd {
 	enum itrace_op op;
-	int pid;		/* on, off, log; 0 = every task (log, off all) */
+	int pid;		/* 0 = every task (log, calls, off all) */
 	enum itrace_mode mode;	/* on */
 	u32 flags;		/* on: ITRACE_F_* */
 	u32 kinds;		/* on: bit per enum itrace_kind to record */
-	u32 count;		/* log: last N records, 0 = all */
+	u32 count;		/* log, calls: last N lines, 0 = all */
 	bool raw;		/* log -r */
 };
 

@@ -6,6 +6,9 @@
 #include <linux/types.h>
 #include <linux/task_work.h>
 
+/* Every instruction is 4 bytes; bl's return address is the next. */
+#define ITRACE_CALL_LEN_MAX	4
+
 /* Bytes of user text read at once (text.c): never crosses a page. */
 #define ITRACE_PPC_TEXT		64
 

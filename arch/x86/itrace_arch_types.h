@@ -6,6 +6,9 @@
 #include <linux/types.h>
 #include <linux/task_work.h>
 
+/* A call with prefixes: up to the 15-byte instruction limit. */
+#define ITRACE_CALL_LEN_MAX	15
+
 /* Signal frames deeper than this stay pinned until exit or exec. */
 #define ITRACE_X86_FRAMES	8
 

@@ -78,8 +78,10 @@ static void check_ok(const struct itrace_cmd *c, const struct words *w)
 		    c->mode == ITRACE_MODE_BLOCK);
 	if (c->op != ITRACE_OP_ON)
 		FUZZ_ASSERT(c->mode == ITRACE_MODE_INSN);
+	if (c->op != ITRACE_OP_LOG && c->op != ITRACE_OP_CALLS)
+		FUZZ_ASSERT(!c->count);
 	if (c->op != ITRACE_OP_LOG)
-		FUZZ_ASSERT(!c->count && !c->raw);
+		FUZZ_ASSERT(!c->raw);
 	FUZZ_ASSERT(!(c->flags & ~(ITRACE_F_THREADS | ITRACE_F_FOLLOW |
 				   ITRACE_F_EXEC)));
 	if (c->op != ITRACE_OP_ON)
@@ -100,7 +102,13 @@ static void check_ok(const struct itrace_cmd *c, const struct words *w)
 			    !strcmp(w->argv[1], "all"));
 		break;
 	case ITRACE_OP_LOG:
+	case ITRACE_OP_CALLS:
 		FUZZ_ASSERT(c->count <= 0x7fffffff);
+		break;
+	case ITRACE_OP_STACK:
+	case ITRACE_OP_REGS:
+		FUZZ_ASSERT(w->argc == 2);
+		FUZZ_ASSERT(c->pid > 0 && is_decimal(w->argv[1], c->pid));
 		break;
 	case ITRACE_OP_STATUS:
 		FUZZ_ASSERT(w->argc <= 1 && !c->pid);
@@ -121,6 +129,8 @@ static void check_round_trip(const struct itrace_cmd *c)
 		[ITRACE_OP_HELP] = "help", [ITRACE_OP_STATUS] = "status",
 		[ITRACE_OP_ON] = "on", [ITRACE_OP_OFF] = "off",
 		[ITRACE_OP_LOG] = "log", [ITRACE_OP_CLEAR] = "clear",
+		[ITRACE_OP_CALLS] = "calls", [ITRACE_OP_STACK] = "stack",
+		[ITRACE_OP_REGS] = "regs",
 	};
 	char pid[16], count[16], err[KDB_ERRLEN], opts[160];
 	const char *argv[8];
@@ -146,12 +156,17 @@ static void check_round_trip(const struct itrace_cmd *c)
 		argv[argc++] = c->pid ? pid : "all";
 		break;
 	case ITRACE_OP_LOG:
+	case ITRACE_OP_CALLS:
 		argv[argc++] = "-n";
 		argv[argc++] = count;
 		if (c->raw)
 			argv[argc++] = "-r";
 		if (c->pid)
 			argv[argc++] = pid;
+		break;
+	case ITRACE_OP_STACK:
+	case ITRACE_OP_REGS:
+		argv[argc++] = pid;
 		break;
 	default:
 		break;

@@ -38,6 +38,7 @@ unit test_ring "$top/tests/host/test_ring.c" "$core/ring.c"
 unit test_format "$top/tests/host/test_format.c" "$core/format.c" "$core/kind.c" \
 	"$core/symmap.c" "$core/elfsym.c"
 unit test_out "$top/tests/host/test_out.c" "$core/out.c"
+unit test_calls "$top/tests/host/test_calls.c" "$core/calls.c"
 unit test_xmon_words "$top/tests/host/test_xmon_words.c" "$core/xmon_words.c" \
 	"$core/parse.c" "$core/kind.c"
 # The decoder tests print summaries; turn them into PASS/FAIL lines.

@@ -59,6 +59,11 @@ static const struct ok_case ok_cases[] = {
 	{ "log -n 0 -r", ITRACE_OP_LOG, 0, ITRACE_MODE_INSN, 0, true, 0 },
 	{ "log -r 55", ITRACE_OP_LOG, 55, ITRACE_MODE_INSN, ITRACE_LOG_DEFAULT_N, true, 0 },
 	{ "log 55 -n 3", ITRACE_OP_LOG, 55, ITRACE_MODE_INSN, 3, false, 0 },
+	{ "calls", ITRACE_OP_CALLS, 0, ITRACE_MODE_INSN, ITRACE_LOG_DEFAULT_N, false, 0 },
+	{ "calls -n 0 42", ITRACE_OP_CALLS, 42, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "calls 42 -n 7", ITRACE_OP_CALLS, 42, ITRACE_MODE_INSN, 7, false, 0 },
+	{ "stack 42", ITRACE_OP_STACK, 42, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "regs 4194304", ITRACE_OP_REGS, 4194304, ITRACE_MODE_INSN, 0, false, 0 },
 	{ "on 9 threads", ITRACE_OP_ON, 9, ITRACE_MODE_INSN, 0, false,
 	  ITRACE_F_THREADS },
 	{ "on 9 follow block", ITRACE_OP_ON, 9, ITRACE_MODE_BLOCK, 0, false,
@@ -113,6 +118,18 @@ static const struct bad_case bad_cases[] = {
 	{ "log -x", "itrace log: unknown option '-x' (-n N, -r)" },
 	{ "log 1 2", "itrace log: unexpected argument '2'" },
 	{ "log zz", "itrace log: bad pid 'zz'" },
+	{ "calls -r", "itrace calls: unknown option '-r' (-n N)" },
+	{ "calls -n", "itrace calls: -n needs a count" },
+	{ "calls -n 5x", "itrace calls: bad count '5x'" },
+	{ "calls 1 2", "itrace calls: unexpected argument '2'" },
+	{ "calls pid", "itrace calls: bad pid 'pid'" },
+	{ "stack", "itrace stack: missing pid (itrace stack <pid>)" },
+	{ "stack 0", "itrace stack: bad pid '0'" },
+	{ "stack 5 6", "itrace stack: unexpected argument '6'" },
+	{ "stack -n 5", "itrace stack: bad pid '-n'" },
+	{ "regs", "itrace regs: missing pid (itrace regs <pid>)" },
+	{ "regs x1", "itrace regs: bad pid 'x1'" },
+	{ "regs 5 all", "itrace regs: unexpected argument 'all'" },
 	/* the word is echoed; control bytes must not break the line */
 	{ "bogus\nsub", "itrace: unknown subcommand 'bogus?sub' (itrace help)" },
 	{ "on \x1b[2J", "itrace on: bad pid '?[2J'" },
@@ -250,7 +267,7 @@ int main(void)
 	}
 	for (i = 0; itrace_help_lines[i]; i++)
 		;
-	CHECK("help has the expected line count", i == 12);
+	CHECK("help has the expected line count", i == 15);
 	test_split();
 	test_on_options();
 	return check_failed ? 1 : 0;

@@ -9,8 +9,9 @@
  *   strlen, memcpy, qsort(cmp)   calls into libc, and back (cmp)
  * writes "tp_calls: pass done" with libc's write(), and blocks again in
  * read() on the fifo through chain_a -> chain_b -> chain_c (a known
- * chain of frames), the registers of chain_c's call to read() loaded
- * with its arguments. A second byte on the fifo ends it.
+ * chain of frames), the registers of that system call loaded with the
+ * arguments it printed at the start ("tp_calls: chain read fd F buf B
+ * count 1"). A second byte on the fifo ends it.
  *
  * usage: tp_calls FIFO N      prints "tp_calls: pid P ready" first;
  *                             exit status: the pass's sum & 0x7f
@@ -121,6 +122,8 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 2;
 	}
+	/* and what chain_c's read() will hold in registers while it blocks */
+	printf("tp_calls: chain read fd %d buf %p count 1\n", fd, (void *)&c);
 	printf("tp_calls: pid %d ready\n", (int)getpid());
 	fflush(stdout);
 	if (read(fd, &c, 1) != 1)

@@ -118,14 +118,23 @@ if want tp_loop; then
 			sed "s/^PASS /PASS tp_loop $m names: /;s/^FAIL /FAIL tp_loop $m names: /" | tag
 	done
 fi
-# function names in the log: a dynamic PIE, its libc and loader
+# Function names, call tree, shadow stack and registers of a dynamic PIE
+# with its libc and loader, in both modes (logs: sym-MODE.*).
 if want sym; then
-	rm -f "$b"/logs/sym.*
-	vmtest sym "$b/logs"
-	python3 "$top/tests/vm/sym_check.py" --status "$b/logs/sym.status" \
-		tp_calls="$b/tp_calls" "$b/lib" "$b/logs/sym.maps" \
-		"$b/logs/sym.log" "$b/logs/sym.sym" |
-		sed 's/^PASS /PASS sym: /;s/^FAIL /FAIL sym: /' | tag
+	for m in insn block; do
+		rm -rf "$b/logs/sym-$m"
+		mkdir -p "$b/logs/sym-$m"
+		vmtest sym "$b/logs/sym-$m" $m
+		l="$b/logs/sym-$m/$m"
+		{
+			python3 "$top/tests/vm/sym_check.py" --status "$l.status" \
+				tp_calls="$b/tp_calls" "$b/lib" "$l.maps" "$l.log" \
+				"$l.sym"
+			python3 "$top/tests/vm/calls_check.py" "$ITRACE_ARCH" \
+				tp_calls="$b/tp_calls" "$b/lib" "$l.maps" "$l.log" \
+				"$l.calls" "$l.stack"
+		} | sed "s/^PASS /PASS sym $m: /;s/^FAIL /FAIL sym $m: /" | tag
+	done
 fi
 want bad_input && vmtest bad_input
 want running && vmtest running "$b/tp_spin"

@@ -132,16 +132,10 @@ def expected(addr, maps, prog, images):
     return {'0x%x' % addr}, None
 
 
-def main():
-    args = sys.argv[1:]
-    status = None
-    if args[:1] == ['--status']:
-        status, args = args[1], args[2:]
-    if len(args) != 5 or '=' not in args[0]:
-        sys.exit(__doc__)
-    prog_name, prog_path = args[0].split('=', 1)
-    libdir, maps_f, raw_f, sym_f = args[1:]
-
+def load_maps(maps_f, prog_name, prog_path, libdir):
+    """The executable mappings of MAPS as (start, end, offset, path), the
+    Image of each file (PROG from prog_path, the others from libdir) and
+    the program's guest path (None, after a FAIL, if it is not mapped)."""
     maps, images = [], {}
     for line in open(maps_f):
         m = MAP.match(line.strip())
@@ -162,6 +156,21 @@ def main():
                 None)
     if prog is None:
         fail('%s is not mapped in %s' % (prog_name, maps_f))
+    return maps, images, prog
+
+
+def main():
+    args = sys.argv[1:]
+    status = None
+    if args[:1] == ['--status']:
+        status, args = args[1], args[2:]
+    if len(args) != 5 or '=' not in args[0]:
+        sys.exit(__doc__)
+    prog_name, prog_path = args[0].split('=', 1)
+    libdir, maps_f, raw_f, sym_f = args[1:]
+
+    maps, images, prog = load_maps(maps_f, prog_name, prog_path, libdir)
+    if prog is None:
         return 1
 
     raw = {}

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * POWER user registers for `itrace regs`: the pt_regs a task saved at
+ * its last kernel entry, under gdb's names (nip msr lr ctr cr xer, then
+ * r0..r31, orig_r3 and the vector it entered by). Reads only: any
+ * context.
+ */
+#include <linux/build_bug.h>
+#include <linux/kernel.h>
+#include <asm/ptrace.h>
+#include "../../kdb-itrace/arch.h"
+
+static const char *const gpr_names[32] = {
+	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+	"r16", "r17", "r18", "r19", "r20", "r21", "r22", "r23",
+	"r24", "r25", "r26", "r27", "r28", "r29", "r30", "r31",
+};
+
+/* nip msr lr ctr cr xer, 32 gprs, orig_r3, trap */
+static_assert(6 + 32 + 2 <= ITRACE_REGS_MAX);
+
+static struct itrace_reg *put(struct itrace_reg *r, const char *name, u64 v)
+{
+	r->name = name;
+	r->val = v;
+	return r + 1;
+}
+
+unsigned int itrace_arch_regs(const struct pt_regs *regs,
+			      struct itrace_reg *out)
+{
+	struct itrace_reg *r = out;
+	unsigned int i;
+
+	r = put(r, "nip", regs->nip);
+	r = put(r, "msr", regs->msr);
+	r = put(r, "lr", regs->link);
+	r = put(r, "ctr", regs->ctr);
+	r = put(r, "cr", regs->ccr);
+	r = put(r, "xer", regs->xer);
+	for (i = 0; i < 32; i++)
+		r = put(r, gpr_names[i], regs->gpr[i]);
+	r = put(r, "orig_r3", regs->orig_gpr3);
+	r = put(r, "trap", regs->trap);
+	return r - out;
+}

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86-64 user registers for `itrace regs`: the pt_regs a task saved at
+ * its last kernel entry, under gdb's names. Reads only: any context.
+ */
+#include <linux/build_bug.h>
+#include <linux/kernel.h>
+#include <asm/ptrace.h>
+#include "../../kdb-itrace/arch.h"
+
+#define R(n, f)	{ n, offsetof(struct pt_regs, f) }
+
+static const struct {
+	const char *name;
+	size_t off;
+} x86_regs[] = {
+	R("rip", ip), R("rsp", sp), R("rbp", bp), R("eflags", flags),
+	R("rax", ax), R("rbx", bx), R("rcx", cx), R("rdx", dx),
+	R("rsi", si), R("rdi", di), R("r8", r8), R("r9", r9),
+	R("r10", r10), R("r11", r11), R("r12", r12), R("r13", r13),
+	R("r14", r14), R("r15", r15), R("orig_rax", orig_ax), R("cs", cs),
+	R("ss", ss),
+};
+
+static_assert(ARRAY_SIZE(x86_regs) <= ITRACE_REGS_MAX);
+
+unsigned int itrace_arch_regs(const struct pt_regs *regs,
+			      struct itrace_reg *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(x86_regs); i++) {
+		out[i].name = x86_regs[i].name;
+		out[i].val = *(const unsigned long *)((const char *)regs +
+						      x86_regs[i].off);
+	}
+	return i;
+}
