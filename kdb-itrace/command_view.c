@@ -185,10 +185,12 @@ int itrace_cmd_calls(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 	t.base = w->min_depth;
 	if (cmd->count && t.lines > cmd->count)
 		t.skip = t.lines - cmd->count;
-	outf(ctx, "itrace: calls of tid %d: %llu calls, %llu returns, %u still open; ",
-	     tid, w->calls, w->rets, w->nr);
-	outf(ctx, "%llu returns out of frames entered before tracing; showing %llu lines\n",
-	     w->rets_before, t.lines - t.skip);
+	outf(ctx, "itrace: calls of tid %d: %llu call%s, %llu return%s, %u still open; ",
+	     tid, w->calls, w->calls == 1 ? "" : "s", w->rets,
+	     w->rets == 1 ? "" : "s", w->nr);
+	outf(ctx, "%llu return%s out of frames entered before tracing; showing %llu line%s\n",
+	     w->rets_before, w->rets_before == 1 ? "" : "s", t.lines - t.skip,
+	     t.lines - t.skip == 1 ? "" : "s");
 	walk_notes("calls", w, ctx);
 	outf(ctx, "%10s %5s  %s\n", "seq", "depth", "function  (call site)");
 	w = walk_start(ctx);

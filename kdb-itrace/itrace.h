@@ -208,6 +208,9 @@ long itrace_xmon_on(unsigned long pid, unsigned long mode,
 long itrace_xmon_off(unsigned long pid);
 long itrace_xmon_log(unsigned long pid, unsigned long count,
 		     unsigned long raw);
+long itrace_xmon_calls(unsigned long pid, unsigned long count);
+long itrace_xmon_stack(unsigned long pid);
+long itrace_xmon_regs(unsigned long pid);
 long itrace_xmon_status(void);
 long itrace_xmon_clear(void);
 long itrace_xmon_help(void);

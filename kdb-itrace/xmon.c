@@ -100,6 +100,21 @@ long itrace_xmon_log(unsigned long pid, unsigned long count,
 	return xmon_run(ITRACE_XMON_LOG, pid, count, raw, 0);
 }
 
+long itrace_xmon_calls(unsigned long pid, unsigned long count)
+{
+	return xmon_run(ITRACE_XMON_CALLS, pid, count, 0, 0);
+}
+
+long itrace_xmon_stack(unsigned long pid)
+{
+	return xmon_run(ITRACE_XMON_STACK, pid, 0, 0, 0);
+}
+
+long itrace_xmon_regs(unsigned long pid)
+{
+	return xmon_run(ITRACE_XMON_REGS, pid, 0, 0, 0);
+}
+
 long itrace_xmon_status(void)
 {
 	return xmon_run(ITRACE_XMON_STATUS, 0, 0, 0, 0);

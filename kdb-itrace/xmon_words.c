@@ -21,6 +21,8 @@ const char *const itrace_xmon_help_lines[] = {
 	"p $itrace_xmon_off <pid>                          itrace off <pid>; 0: all",
 	"p $itrace_xmon_log [pid] [count] [raw]           itrace log; pid 0: all,",
 	"      count 0: the last 100, ffffffff: all; raw 1: -r",
+	"p $itrace_xmon_calls [pid] [count]               itrace calls; count as for log",
+	"p $itrace_xmon_stack <pid> | $itrace_xmon_regs <pid>   itrace stack, itrace regs",
 	"p $itrace_xmon_status | $itrace_xmon_clear | $itrace_xmon_help",
 	"pids are hex here (xmon reads only hex): each call echoes its command in decimal",
 	NULL
@@ -117,6 +119,18 @@ static int words_on(const unsigned long a[ITRACE_XMON_ARGS],
 	return 0;
 }
 
+/* "-n N [pid]" of log and calls: count 0 is the default, ALL is -n 0 */
+static void add_count_pid(struct itrace_xmon_words *w, unsigned long count,
+			  unsigned long pid)
+{
+	if (count) {
+		add(w, "-n");
+		add(w, "%lu", count >= ITRACE_XMON_ALL ? 0 : count);
+	}
+	if (pid)
+		add(w, "%lu", pid);
+}
+
 static int words_log(const unsigned long a[ITRACE_XMON_ARGS],
 		     struct itrace_xmon_words *w, char *err, size_t errlen)
 {
@@ -129,13 +143,17 @@ static int words_log(const unsigned long a[ITRACE_XMON_ARGS],
 	add(w, "log");
 	if (raw)
 		add(w, "-r");
-	if (count) {
-		add(w, "-n");
-		add(w, "%lu", count >= ITRACE_XMON_ALL ? 0 : count);
-	}
+	add_count_pid(w, count, pid);
+	return 0;
+}
+
+/* "stack <pid>", "regs <pid>": pid 0 left out, for the parser to ask for */
+static void words_pid(const char *sub, unsigned long pid,
+		      struct itrace_xmon_words *w)
+{
+	add(w, "%s", sub);
 	if (pid)
 		add(w, "%lu", pid);
-	return 0;
 }
 
 int itrace_xmon_words(enum itrace_xmon_op op,
@@ -156,6 +174,16 @@ int itrace_xmon_words(enum itrace_xmon_op op,
 		return 0;
 	case ITRACE_XMON_LOG:
 		return words_log(a, w, err, errlen);
+	case ITRACE_XMON_CALLS:
+		add(w, "calls");
+		add_count_pid(w, a[1], a[0]);
+		return 0;
+	case ITRACE_XMON_STACK:
+		words_pid("stack", a[0], w);
+		return 0;
+	case ITRACE_XMON_REGS:
+		words_pid("regs", a[0], w);
+		return 0;
 	case ITRACE_XMON_STATUS:
 		add(w, "status");
 		return 0;

@@ -16,6 +16,9 @@ enum itrace_xmon_op {
 	ITRACE_XMON_ON,		/* pid, mode, flags, kinds */
 	ITRACE_XMON_OFF,	/* pid (0: all) */
 	ITRACE_XMON_LOG,	/* pid (0: all), count, raw */
+	ITRACE_XMON_CALLS,	/* pid (0: the log's one thread), count */
+	ITRACE_XMON_STACK,	/* pid */
+	ITRACE_XMON_REGS,	/* pid */
 	ITRACE_XMON_STATUS,
 	ITRACE_XMON_CLEAR,
 	ITRACE_XMON_HELP,
@@ -27,7 +30,7 @@ enum itrace_xmon_op {
  * follow-exec (xmon_words.c holds them to that)
  */
 #define ITRACE_XMON_FLAGS	0x7
-/* `log` count meaning every record (the language's -n 0) */
+/* `log`/`calls` count meaning every line (the language's -n 0) */
 #define ITRACE_XMON_ALL		0xffffffffUL
 
 #define ITRACE_XMON_ARGS	4
