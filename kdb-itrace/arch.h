@@ -41,12 +41,20 @@ bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len);
 bool itrace_arch_is_step_trap(unsigned long val, void *data);
 
 /*
- * Die-notifier context, ahead of uprobes, for an armed slot of current:
- * the arch prepares for a trap that someone else will claim (x86: hand
- * TF back before uprobes' int3 and out-of-line step see it).
+ * The uprobes hand-off (kdb-itrace/rearm.c owns the policy; the arch
+ * names its die events ITRACE_DIE_BREAKPOINT, the trap uprobes claims
+ * for a probe hit, and ITRACE_DIE_XOL_STEP, its out-of-line step's).
+ * Die-notifier context, IRQs off, ahead of uprobes, current's slot @s
+ * armed and the breakpoint trap uprobes' to claim: drop our step bits
+ * from @regs, so that neither uprobes' emulation nor its out-of-line
+ * step meets them, and set *@bp to the probed instruction. False if
+ * none of ours was set: nothing to take back.
  */
-void itrace_arch_pre_notify(struct itrace_slot *s, unsigned long val,
-			    void *data);
+bool itrace_arch_uprobe_drop(struct itrace_slot *s, struct pt_regs *regs,
+			     unsigned long *bp);
+
+/* task_work, IRQs off, @s armed: resume stepping current after uprobes. */
+void itrace_arch_uprobe_resume(struct itrace_slot *s, struct pt_regs *regs);
 
 /*
  * Our trap, for current's slot @s: if @log, record what the step executed
@@ -103,10 +111,17 @@ void itrace_arch_fork_child(struct task_struct *child);
 bool itrace_arch_status(char *buf, size_t len);
 
 /*
- * Is arch state of the slot still referenced by its last task (e.g. a
- * queued task_work)? Such a slot must not be claimed for another task.
+ * Optional: is arch state of the slot still referenced by its last task
+ * (a task_work of the arch's own still queued)? Such a slot must not be
+ * claimed for another task. An arch with such state defines
+ * itrace_arch_slot_busy in itrace_arch_types.h; by default, never.
  */
-bool itrace_arch_slot_busy(const struct itrace_arch_slot *a);
+#ifndef itrace_arch_slot_busy
+static inline bool itrace_arch_slot_busy(const struct itrace_arch_slot *a)
+{
+	return false;
+}
+#endif
 
 /* One user register, by the name the arch's debuggers give it. */
 struct itrace_reg {

@@ -56,7 +56,7 @@ static void cmd_status(struct itrace_ctx *ctx)
 		outf(ctx, "itrace: %s\n", line);
 	for (i = 0; i < itrace_nr_slots; i++) {
 		struct itrace_slot *s = &itrace_slots[i];
-		int st = atomic_read(&s->state);
+		int st = itrace_state(&s->state);
 
 		if (st == ITRACE_FREE)
 			continue;

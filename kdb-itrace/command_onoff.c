@@ -20,7 +20,7 @@
 
 /*
  * Why @p cannot be traced, or NULL, with the error to return. @s is its
- * slot, if it has one: a LINGER slot (traced earlier, then turned off)
+ * slot, if it has one: an OFF slot (traced earlier, then turned off)
  * is reused. In process context these are checks of a moment:
  * itrace_start() rechecks what matters with cmpxchg.
  */
@@ -39,9 +39,9 @@ static const char *refuse(struct task_struct *p, struct itrace_slot *s,
 	if (p->flags & PF_EXITING || p->exit_state || !READ_ONCE(p->mm))
 		return "is exiting";
 	*err = -EBUSY;
-	if (s && atomic_read(&s->state) == ITRACE_OFF)
+	if (s && itrace_state(&s->state) == ITRACE_STOPPING)
 		return "is being turned off; try again after go";
-	if (s && atomic_read(&s->state) != ITRACE_LINGER)
+	if (s && itrace_state(&s->state) != ITRACE_OFF)
 		return "is already traced";
 	if (s && READ_ONCE(s->work_queued))
 		return "is still being released; try again after go";
@@ -195,18 +195,15 @@ out:
 	return err;
 }
 
+/* not armed yet: the arming work sees STOPPING and releases the slot */
 static void off_one(struct itrace_slot *s)
 {
-	/* not armed yet: the task_work will see OFF and release the slot */
-	if (atomic_cmpxchg(&s->state, ITRACE_PENDING, ITRACE_OFF) ==
-	    ITRACE_PENDING)
-		return;
-	atomic_cmpxchg(&s->state, ITRACE_ARMED, ITRACE_OFF);
+	itrace_state_stop(&s->state);
 }
 
 static bool is_on(const struct itrace_slot *s)
 {
-	int st = atomic_read(&s->state);
+	int st = itrace_state(&s->state);
 
 	return st == ITRACE_ARMED || st == ITRACE_PENDING;
 }

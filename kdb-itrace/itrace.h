@@ -14,27 +14,8 @@
 #include "out.h"
 #include "parse.h"
 #include "ring.h"
+#include "state.h"
 #include "symmap.h"
-
-/*
- * Slot life cycle. Transitions are cmpxchg'ed: kdb can freeze any other
- * CPU in the middle of one.
- *   FREE -> PENDING (kdb `on`: task_work queued)
- *   PENDING -> ARMED (task_work, in the task) | FREE (off before it ran)
- *   ARMED -> OFF (kdb `off`) -> LINGER (next trap cleared TF)
- *   LINGER -> ARMED again via PENDING (`on` the same task)
- *   any -> FREE at exit/exec of the task (or unload)
- * LINGER exists because x86 signal frames save TF: a task that was in a
- * handler at `off` gets TF back at sigreturn, and that trap must still
- * be swallowed or the task dies of SIGTRAP.
- */
-enum itrace_state {
-	ITRACE_FREE,
-	ITRACE_PENDING,
-	ITRACE_ARMED,
-	ITRACE_OFF,
-	ITRACE_LINGER,
-};
 
 struct itrace_slot {
 	atomic_t state;
@@ -48,8 +29,11 @@ struct itrace_slot {
 	u16 kinds;			/* kinds to record, bit per enum itrace_kind */
 	u16 emit_kinds;			/* what the mode logs of those */
 	bool work_queued;		/* work below is on the task's list */
+	bool rearm_queued;		/* rearm_work is on the task's list */
 	char comm[TASK_COMM_LEN];
-	struct callback_head work;
+	struct callback_head work;	/* arming (lifecycle.c) */
+	struct callback_head rearm_work;	/* after uprobes (rearm.c) */
+	unsigned long rearm_from;	/* the probe, or where a signal came */
 	unsigned long prev_ip;		/* where the last step trap left it */
 	u64 steps;			/* step traps taken (ours, a tracer's) */
 	u64 records;			/* records logged */
@@ -142,6 +126,11 @@ int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
 		      enum task_work_notify_mode mode);
 void itrace_work_done(bool *queued);
 void itrace_disarm_all_stopped(void);
+
+/* rearm.c: the uprobes hand-off */
+void itrace_rearm_after(struct itrace_slot *s, unsigned long from);
+void itrace_rearm_pre_notify(struct itrace_slot *s, unsigned long val,
+			     struct pt_regs *regs);
 
 /* notify.c */
 int itrace_notify_init(void);

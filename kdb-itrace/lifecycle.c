@@ -93,15 +93,14 @@ static void itrace_arm_work(struct callback_head *cb)
 		 */
 		itrace_slot_release(s);
 	} else if (s->task == current) {
-		if (atomic_read(&s->state) == ITRACE_PENDING &&
+		if (itrace_state(&s->state) == ITRACE_PENDING &&
 		    !READ_ONCE(itrace_shutdown)) {
 			itrace_maps_take(&s->map);
-			if (atomic_cmpxchg(&s->state, ITRACE_PENDING,
-					   ITRACE_ARMED) == ITRACE_PENDING)
+			if (itrace_state_arm(&s->state))
 				itrace_arch_arm_current(s);
 		}
 		/* `off` before we got here: nothing was armed */
-		if (atomic_read(&s->state) == ITRACE_OFF)
+		if (itrace_state(&s->state) == ITRACE_STOPPING)
 			itrace_slot_release(s);
 	}
 	itrace_work_done(&s->work_queued);
@@ -111,14 +110,14 @@ static void itrace_arm_work(struct callback_head *cb)
 atomic_t itrace_follow_missed;
 
 /*
- * Trace @p: claim a slot (or reuse @s, @p's slot parked in LINGER) and
+ * Trace @p: claim a slot (or reuse @s, @p's slot parked in OFF) and
  * queue the task_work that arms @p from its own context. kdb context,
  * process context (debugfs), or the fork tracepoint for a followed child
  * that has not run yet; the caller has checked that @p may be traced.
  * Returns the slot, or ERR_PTR(-ENOSPC) when the table is full,
  * ERR_PTR(-ESRCH) when @p exited (or execed) meanwhile or is past
  * exit_task_work(), ERR_PTR(-EBUSY) when unloading. When the work cannot
- * be queued the slot stays parked (LINGER) until the task exits.
+ * be queued the slot stays parked (OFF) until the task exits.
  *
  * Outside kdb @p can exit (or exec) at any moment and its hook free the
  * slot, which a fork on another CPU may then claim. So the slot's
@@ -134,8 +133,7 @@ struct itrace_slot *itrace_start(struct task_struct *p,
 	if (s) {
 		if (!itrace_slot_take_work(s))
 			return ERR_PTR(-EBUSY);
-		if (atomic_cmpxchg(&s->state, ITRACE_LINGER, ITRACE_PENDING) !=
-		    ITRACE_LINGER) {
+		if (!itrace_state_restart(&s->state)) {
 			WRITE_ONCE(s->work_queued, false);
 			return ERR_PTR(-ESRCH);
 		}
@@ -159,7 +157,7 @@ struct itrace_slot *itrace_start(struct task_struct *p,
 		       TWA_NONE);
 	if (ret) {
 		/* unless @p's exit (or exec) hook freed it meanwhile */
-		atomic_cmpxchg(&s->state, ITRACE_PENDING, ITRACE_LINGER);
+		itrace_state_park(&s->state);
 		return ERR_PTR(ret);
 	}
 	return s;
@@ -173,7 +171,7 @@ void itrace_start_undo(struct task_struct *p)
 {
 	struct itrace_slot *s = itrace_slot_of(p);
 
-	if (s && atomic_read(&s->state) == ITRACE_LINGER &&
+	if (s && itrace_state(&s->state) == ITRACE_OFF &&
 	    !READ_ONCE(s->work_queued))
 		itrace_slot_release(s);
 }
@@ -196,7 +194,7 @@ static void probe_fork(void *data, struct task_struct *parent,
 		return;
 	want = same_thread_group(parent, child) ? ITRACE_F_THREADS :
 						  ITRACE_F_FOLLOW;
-	if (!(s->flags & want) || atomic_read(&s->state) != ITRACE_ARMED ||
+	if (!(s->flags & want) || itrace_state(&s->state) != ITRACE_ARMED ||
 	    READ_ONCE(itrace_shutdown))
 		return;
 	if (IS_ERR(itrace_start(child, NULL, s->mode, s->flags, s->kinds)))
@@ -218,8 +216,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		return;
 	itrace_arch_disarm_current(s);
 	if ((s->flags & ITRACE_F_EXEC) && !READ_ONCE(itrace_shutdown) &&
-	    atomic_cmpxchg(&s->state, ITRACE_ARMED, ITRACE_PENDING) ==
-	    ITRACE_ARMED) {
+	    itrace_state_exec(&s->state)) {
 		s->gen++;
 		/* the old image's records no longer count as the slot's */
 		s->gen_records = s->records;
@@ -277,11 +274,12 @@ static void probe_waking(void *data, struct task_struct *p)
 	if (!s)
 		return;
 	/* IRQs are off: atomic against the stop_machine disarm at unload */
-	st = atomic_read(&s->state);
+	st = itrace_state(&s->state);
 	if (st == ITRACE_ARMED && !READ_ONCE(itrace_shutdown))
 		itrace_arch_ptrace_resume(s, p, true);
-	else if (st == ITRACE_OFF && !itrace_arch_ptrace_resume(s, p, false))
-		atomic_cmpxchg(&s->state, ITRACE_OFF, ITRACE_LINGER);
+	else if (st == ITRACE_STOPPING &&
+		 !itrace_arch_ptrace_resume(s, p, false))
+		itrace_state_stopped(&s->state);
 }
 
 struct tp_hook {
@@ -350,7 +348,7 @@ static int disarm_all(void *unused)
 	for (i = 0; i < itrace_nr_slots; i++) {
 		struct itrace_slot *s = &itrace_slots[i];
 
-		if (atomic_read(&s->state) != ITRACE_FREE && s->task)
+		if (itrace_state(&s->state) != ITRACE_FREE && s->task)
 			itrace_arch_disarm_stopped(s->task);
 	}
 	return 0;

@@ -26,22 +26,22 @@ static int itrace_die(struct notifier_block *nb, unsigned long val,
 	s = itrace_slot_of_current();
 	if (!s)
 		return NOTIFY_DONE;
-	st = atomic_read(&s->state);
+	st = itrace_state(&s->state);
 	/* PENDING: we have not set TF yet, so this step is someone else's. */
 	if (st == ITRACE_PENDING || st == ITRACE_FREE)
 		return NOTIFY_DONE;
 	/* a tracer's step: logged, but the trap and the step bits are its */
 	if (itrace_arch_foreign_stepping())
-		return itrace_arch_foreign_step(s, data, st != ITRACE_LINGER);
+		return itrace_arch_foreign_step(s, data, st != ITRACE_OFF);
 
 	armed = st == ITRACE_ARMED && !READ_ONCE(itrace_shutdown);
 	/*
-	 * LINGER: a stray TF (e.g. restored by sigreturn): swallow, no log.
+	 * OFF: a stray TF (e.g. restored by sigreturn): swallow, no log.
 	 * kinds none skips the decoding too: the bare cost of the trap.
 	 */
-	st = itrace_arch_step(s, data, st != ITRACE_LINGER && s->kinds, armed);
+	st = itrace_arch_step(s, data, st != ITRACE_OFF && s->kinds, armed);
 	if (!armed)
-		atomic_cmpxchg(&s->state, ITRACE_OFF, ITRACE_LINGER);
+		itrace_state_stopped(&s->state);
 	return st;
 }
 
@@ -63,8 +63,8 @@ static int itrace_die_hi(struct notifier_block *nb, unsigned long val,
 	if (!user_mode(a->regs) || READ_ONCE(itrace_shutdown))
 		return NOTIFY_DONE;
 	s = itrace_slot_of_current();
-	if (s && atomic_read(&s->state) == ITRACE_ARMED)
-		itrace_arch_pre_notify(s, val, data);
+	if (s && itrace_state(&s->state) == ITRACE_ARMED)
+		itrace_rearm_pre_notify(s, val, a->regs);
 	return NOTIFY_DONE;
 }
 

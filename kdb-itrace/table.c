@@ -77,7 +77,7 @@ struct itrace_slot *itrace_slot_of(struct task_struct *p)
 		struct itrace_slot *s = &itrace_slots[i];
 
 		if (READ_ONCE(s->task) == p &&
-		    atomic_read(&s->state) != ITRACE_FREE)
+		    itrace_state(&s->state) != ITRACE_FREE)
 			return s;
 	}
 	return NULL;
@@ -89,7 +89,7 @@ struct itrace_slot *itrace_slot_of_current(void)
 	struct itrace_slot *s = this_cpu_read(last_slot);
 
 	if (s && READ_ONCE(s->task) == current &&
-	    atomic_read(&s->state) != ITRACE_FREE)
+	    itrace_state(&s->state) != ITRACE_FREE)
 		return s;
 	s = itrace_slot_of(current);
 	if (s)
@@ -127,9 +127,9 @@ struct itrace_slot *itrace_slot_claim(void)
 		/* a task pointer on a FREE slot: release in progress */
 		if (READ_ONCE(s->task) || !itrace_slot_take_work(s))
 			continue;
-		if (itrace_arch_slot_busy(&s->arch) ||
-		    atomic_cmpxchg(&s->state, ITRACE_FREE, ITRACE_PENDING) !=
-		    ITRACE_FREE) {
+		if (READ_ONCE(s->rearm_queued) ||
+		    itrace_arch_slot_busy(&s->arch) ||
+		    !itrace_state_claim(&s->state)) {
 			WRITE_ONCE(s->work_queued, false);
 			continue;
 		}
@@ -158,8 +158,9 @@ unsigned int itrace_slots_free(void)
 	for (i = 0; i < itrace_nr_slots; i++) {
 		struct itrace_slot *s = &itrace_slots[i];
 
-		n += atomic_read(&s->state) == ITRACE_FREE &&
+		n += itrace_state(&s->state) == ITRACE_FREE &&
 		     !READ_ONCE(s->work_queued) && !READ_ONCE(s->task) &&
+		     !READ_ONCE(s->rearm_queued) &&
 		     !itrace_arch_slot_busy(&s->arch);
 	}
 	return n;
@@ -184,7 +185,7 @@ void itrace_slot_release(struct itrace_slot *s)
 {
 	struct task_struct *p;
 
-	if (atomic_xchg(&s->state, ITRACE_FREE) == ITRACE_FREE)
+	if (itrace_state_release(&s->state) == ITRACE_FREE)
 		return;
 	itrace_arch_slot_release(s);
 	atomic_dec(&itrace_nr_live);
@@ -200,8 +201,8 @@ const char *itrace_state_name(int state)
 	case ITRACE_FREE:	return "free";
 	case ITRACE_PENDING:	return "pending";
 	case ITRACE_ARMED:	return "armed";
-	case ITRACE_OFF:	return "stopping";
-	case ITRACE_LINGER:	return "off";
+	case ITRACE_STOPPING:	return "stopping";
+	case ITRACE_OFF:	return "off";
 	}
 	return "?";
 }

@@ -30,11 +30,16 @@ struct itrace_arch_slot {
 	bool fault_write;
 	unsigned long fault_ea;		/* word a larx window could not touch */
 	struct callback_head fault_work;
-	bool rearm_queued;		/* rearm_work is on the task's list */
-	unsigned long bp_vaddr;		/* the uprobe being handled */
-	struct callback_head rearm_work;
 	u64 traps;			/* our trap-path entries, never reset */
 	struct itrace_ppc_text text;
 };
+
+/* The die events of the uprobes hand-off (kdb-itrace/rearm.c). */
+#define ITRACE_DIE_BREAKPOINT	DIE_BPT
+#define ITRACE_DIE_XOL_STEP	DIE_SSTEP
+
+/* step.c: resv.c's fault-in may still be queued on the slot's task */
+bool itrace_arch_slot_busy(const struct itrace_arch_slot *a);
+#define itrace_arch_slot_busy itrace_arch_slot_busy
 
 #endif /* _ITRACE_ARCH_TYPES_H */

@@ -62,10 +62,9 @@ bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len)
 	return true;
 }
 
-/* resv.c's fault-in or uprobe.c's re-arm may still be queued on it */
 bool itrace_arch_slot_busy(const struct itrace_arch_slot *a)
 {
-	return READ_ONCE(a->fault_queued) || READ_ONCE(a->rearm_queued);
+	return READ_ONCE(a->fault_queued);
 }
 
 bool itrace_arch_foreign_stepping(void)

@@ -22,12 +22,13 @@ struct itrace_arch_slot {
 	bool btf;	/* hardware BTF was armed for the coming trap */
 	bool line;	/* BTF ran since prev_ip, then ptrace dropped it */
 	u8 btf_miss;	/* consecutive BTF traps that were plain steps */
-	bool rearm_queued;		/* rearm_work is on the task's list */
-	unsigned long bp_vaddr;		/* the uprobe being handled */
-	struct callback_head rearm_work;
 	u8 nframes;			/* signal frames pinning the module */
 	struct itrace_x86_frame frame[ITRACE_X86_FRAMES];
 };
+
+/* The die events of the uprobes hand-off (kdb-itrace/rearm.c). */
+#define ITRACE_DIE_BREAKPOINT	DIE_INT3
+#define ITRACE_DIE_XOL_STEP	DIE_DEBUG
 
 /* ibt.c: IBT off on this CPU around a call into sealed kernel text. */
 u64 itrace_arch_foreign_call_begin(void);

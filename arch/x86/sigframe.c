@@ -3,7 +3,7 @@
  * x86 signal frames that hold our TF. setup_rt_frame() saves EFLAGS, TF
  * included, in the frame and sigreturn restores it, so a task that is in
  * a handler when its tracing ends gets TF back at sigreturn. While we
- * are loaded the LINGER state swallows that trap; after an unload nobody
+ * are loaded the OFF state swallows that trap; after an unload nobody
  * would, and the task would die of SIGTRAP. So each frame saved with our
  * TF pins the module until it is gone: popped (sigreturn, or a longjmp
  * past it: the stack pointer is back where the signal came in), or its
@@ -72,12 +72,12 @@ void itrace_arch_signal(struct itrace_slot *s, const struct k_sigaction *ka)
 		    current->sas_ss_sp + current->sas_ss_size);
 	else
 		pin(a, sp, ULONG_MAX);
-	if (atomic_read(&s->state) == ITRACE_ARMED)
-		itrace_x86_rearm_after(s, regs->ip);
+	if (itrace_state(&s->state) == ITRACE_ARMED)
+		itrace_rearm_after(s, regs->ip);
 }
 
 /*
- * Step trap (or the LINGER trap after sigreturn): drop the frames the
+ * Step trap (or the OFF trap after sigreturn): drop the frames the
  * stack pointer has left. Frames beyond the tracked depth stay pinned
  * until exit or exec.
  */

@@ -89,11 +89,6 @@ bool itrace_arch_can_trace(struct task_struct *p, char *why, size_t len)
 	return true;
 }
 
-bool itrace_arch_slot_busy(const struct itrace_arch_slot *a)
-{
-	return READ_ONCE(a->rearm_queued);
-}
-
 bool itrace_arch_foreign_stepping(void)
 {
 	return test_thread_flag(TIF_SINGLESTEP);

@@ -20,6 +20,5 @@ bool itrace_x86_decode_user(struct pt_regs *regs, unsigned long ip,
 			    struct itrace_x86_insn *d);
 extern atomic_t itrace_x86_frames;
 void itrace_x86_frames_pop(struct itrace_slot *s, unsigned long sp);
-void itrace_x86_rearm_after(struct itrace_slot *s, unsigned long from);
 
 #endif /* _ITRACE_X86_H */
