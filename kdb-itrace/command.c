@@ -39,14 +39,38 @@ static void cmd_help(struct itrace_ctx *ctx)
 	     itrace_arch_block_impl(), itrace_log_per_cpu());
 }
 
+/*
+ * Under the table, a line for each task whose tracing ended by itself,
+ * and for each whose range named no mapping (it records nothing).
+ */
+static void slot_notes(struct itrace_ctx *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < itrace_nr_slots; i++) {
+		struct itrace_slot *s = &itrace_slots[i];
+		int st = itrace_state(&s->state);
+
+		if (st == ITRACE_FREE)
+			continue;
+		if (s->ended == ITRACE_END_MAX)
+			outf(ctx, "itrace: pid %d: its budget of %u records is spent: tracing ended\n",
+			     s->pid, s->max);
+		else if (st == ITRACE_ARMED && s->range_on && !s->range_hi)
+			outf(ctx, "itrace: pid %d: range %.*s: no executable mapping of that name: nothing recorded\n",
+			     s->pid, ITRACE_RANGE_NAME - 1, s->range.map);
+	}
+}
+
 static void cmd_status(struct itrace_ctx *ctx)
 {
 	unsigned int i, n = 0, used = 0, missed;
-	char line[200], opts[120];
+	char line[200], opts[ITRACE_ON_OPTS_MAX];
+	struct itrace_on_opts o;
 	const u64 *dropped = itrace_log_dropped(ctx->stopped);
 
 	for (i = 0; i < itrace_nr_slots; i++)
-		used += atomic_read(&itrace_slots[i].state) != ITRACE_FREE;
+		used += itrace_state(&itrace_slots[i].state) != ITRACE_FREE;
 	outf(ctx, "itrace: %u/%u slots used, block mode: %s, log %u records/cpu\n",
 	     used, itrace_nr_slots, itrace_arch_block_impl(),
 	     itrace_log_per_cpu());
@@ -64,7 +88,8 @@ static void cmd_status(struct itrace_ctx *ctx)
 			outf(ctx, "%7s %-16s %-8s %-5s %12s %12s %10s %7s %s\n",
 			     "pid", "comm", "state", "mode", "steps",
 			     "records", "dropped", "tgid", "options");
-		itrace_on_options(opts, sizeof(opts), s->flags, s->kinds);
+		itrace_slot_opts(s, &o);
+		itrace_on_options(opts, sizeof(opts), &o);
 		/* comm[15] is always NUL, even half-way through a copy */
 		outf(ctx, "%7d %-16s %-8s %-5s %12llu %12llu %10llu %7d %s\n",
 		     s->pid, s->comm, itrace_state_name(st),
@@ -73,10 +98,11 @@ static void cmd_status(struct itrace_ctx *ctx)
 	}
 	if (!n)
 		outf(ctx, "itrace: no task traced (itrace on <pid>)\n");
+	slot_notes(ctx);
 	itrace_images_status(ctx->out, ctx->stopped);
 	for (i = 0, n = 0; i < itrace_nr_slots; i++)
 		n += READ_ONCE(itrace_slots[i].work_queued) &&
-		     atomic_read(&itrace_slots[i].state) == ITRACE_PENDING;
+		     itrace_state(&itrace_slots[i].state) == ITRACE_PENDING;
 	if (n)
 		outf(ctx, "itrace: %u task%s not yet back in user mode to arm: rmmod refused\n",
 		     n, n == 1 ? "" : "s");

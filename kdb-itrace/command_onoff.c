@@ -69,8 +69,7 @@ static struct itrace_slot *start(struct task_struct *p,
 				 const struct itrace_cmd *cmd,
 				 struct itrace_ctx *ctx)
 {
-	struct itrace_slot *r = itrace_start(p, s, cmd->mode, cmd->flags,
-					     cmd->kinds);
+	struct itrace_slot *r = itrace_start(p, s, cmd->mode, &cmd->on);
 
 	if (r == ERR_PTR(-ESRCH) && !ctx->stopped)
 		itrace_start_undo(p);
@@ -122,7 +121,7 @@ static void print_armed(const struct itrace_cmd *cmd, struct itrace_slot *s,
 			const struct on_count *c, struct itrace_ctx *ctx)
 {
 	unsigned int ok = c->more - c->exiting - c->full;
-	char opts[120];
+	char opts[ITRACE_ON_OPTS_MAX];
 
 	if (s->mode == ITRACE_MODE_BLOCK)
 		outf(ctx, "itrace: pid %d (%s) armed, mode block (%s)",
@@ -130,10 +129,9 @@ static void print_armed(const struct itrace_cmd *cmd, struct itrace_slot *s,
 	else
 		outf(ctx, "itrace: pid %d (%s) armed, mode insn",
 		     cmd->pid, s->comm);
-	if (cmd->flags || cmd->kinds != ITRACE_KINDS_ALL) {
-		itrace_on_options(opts, sizeof(opts), cmd->flags, cmd->kinds);
+	itrace_on_options(opts, sizeof(opts), &cmd->on);
+	if (strcmp(opts, "-"))
 		outf(ctx, ", %s", opts);
-	}
 	if (c->more)
 		outf(ctx, "; %u more thread%s armed", ok,
 		     ok == 1 ? "" : "s");
@@ -169,7 +167,7 @@ int itrace_cmd_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 		goto out;
 	}
 	need = !s;
-	if (cmd->flags & ITRACE_F_THREADS)
+	if (cmd->on.flags & ITRACE_F_THREADS)
 		need += other_threads(p, false, cmd, ctx, &c);
 	if (need > itrace_slots_free()) {
 		err = table_full(need, ctx);
@@ -187,7 +185,7 @@ int itrace_cmd_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 		err = PTR_ERR(s);
 		goto out;
 	}
-	if (cmd->flags & ITRACE_F_THREADS)
+	if (cmd->on.flags & ITRACE_F_THREADS)
 		c.more = other_threads(p, true, cmd, ctx, &c);
 	print_armed(cmd, s, &c, ctx);
 out:

@@ -28,6 +28,12 @@ struct itrace_slot {
 	u8 flags;			/* ITRACE_F_*, inherited when followed */
 	u16 kinds;			/* kinds to record, bit per enum itrace_kind */
 	u16 emit_kinds;			/* what the mode logs of those */
+	u8 ended;			/* why tracing ended itself: ITRACE_END_* */
+	bool range_on;			/* record only what touches the range */
+	u64 range_lo, range_hi;		/* [lo, hi), resolved at arming */
+	struct itrace_range range;	/* as given */
+	u32 max;			/* record budget per `on`, 0: none */
+	u32 budget;			/* of which this many are left */
 	bool work_queued;		/* work below is on the task's list */
 	bool rearm_queued;		/* rearm_work is on the task's list */
 	char comm[TASK_COMM_LEN];
@@ -41,6 +47,15 @@ struct itrace_slot {
 	struct itrace_arch_slot arch;
 	struct itrace_symmap map;
 };
+
+/* Why a slot's tracing ended without an `off` (status says so). */
+enum itrace_end {
+	ITRACE_END_NONE,
+	ITRACE_END_MAX,		/* the record budget was spent */
+};
+
+/* The `on` options @s was armed with (followed tasks inherit them). */
+void itrace_slot_opts(const struct itrace_slot *s, struct itrace_on_opts *o);
 
 /* Upper bound of the max_tasks module parameter. */
 #define ITRACE_MAX_TASKS	256
@@ -117,8 +132,8 @@ static __always_inline void itrace_emit(struct itrace_slot *s,
 int itrace_lifecycle_init(void);
 void itrace_lifecycle_exit(void);
 struct itrace_slot *itrace_start(struct task_struct *p,
-				 struct itrace_slot *s, u8 mode, u8 flags,
-				 u16 kinds);
+				 struct itrace_slot *s, u8 mode,
+				 const struct itrace_on_opts *o);
 void itrace_start_undo(struct task_struct *p);
 extern atomic_t itrace_follow_missed;
 int itrace_work_queue(struct task_struct *p, struct callback_head *cb,

@@ -81,6 +81,32 @@ void itrace_work_done(bool *queued)
 	preempt_enable();
 }
 
+/*
+ * `range <mapping>`: the span of the executable mappings the log names
+ * so, from the maps just taken (again at each exec under follow-exec);
+ * none: nothing is recorded, and status says why. Before arming: the
+ * trap path reads these only once the slot is ARMED.
+ */
+static void range_resolve(struct itrace_slot *s)
+{
+	u64 lo = U64_MAX, hi = 0;
+	u32 i;
+
+	if (!s->range.map[0])
+		return;
+	for (i = 0; i < s->map.nr; i++) {
+		const struct itrace_map *m = &s->map.map[i];
+
+		if (strncmp(m->name, s->range.map, sizeof(m->name)))
+			continue;
+		lo = min(lo, m->start);
+		hi = max(hi, m->end);
+	}
+	s->range_on = true;
+	s->range_lo = hi ? lo : 0;
+	s->range_hi = hi;
+}
+
 /* Runs as the traced task on its way back to user mode. */
 static void itrace_arm_work(struct callback_head *cb)
 {
@@ -96,6 +122,7 @@ static void itrace_arm_work(struct callback_head *cb)
 		if (itrace_state(&s->state) == ITRACE_PENDING &&
 		    !READ_ONCE(itrace_shutdown)) {
 			itrace_maps_take(&s->map);
+			range_resolve(s);
 			if (itrace_state_arm(&s->state))
 				itrace_arch_arm_current(s);
 		}
@@ -125,8 +152,8 @@ atomic_t itrace_follow_missed;
  * out without touching what the winner owns.
  */
 struct itrace_slot *itrace_start(struct task_struct *p,
-				 struct itrace_slot *s, u8 mode, u8 flags,
-				 u16 kinds)
+				 struct itrace_slot *s, u8 mode,
+				 const struct itrace_on_opts *o)
 {
 	int ret;
 
@@ -149,10 +176,18 @@ struct itrace_slot *itrace_start(struct task_struct *p,
 		WRITE_ONCE(s->task, p);
 	}
 	s->mode = mode;
-	s->flags = flags;
-	s->kinds = kinds;
+	s->flags = o->flags;
+	s->kinds = o->kinds;
 	s->emit_kinds = mode == ITRACE_MODE_BLOCK ?
-			kinds & ITRACE_KINDS_TRANSFER : kinds;
+			o->kinds & ITRACE_KINDS_TRANSFER : o->kinds;
+	s->max = o->max;
+	s->budget = o->max;
+	s->ended = ITRACE_END_NONE;
+	s->range = o->range;
+	/* an address range now; a mapping's once its maps are taken */
+	s->range_on = o->range.hi;
+	s->range_lo = o->range.lo;
+	s->range_hi = o->range.hi;
 	ret = work_add(p, &s->work, &s->work_queued, itrace_arm_work,
 		       TWA_NONE);
 	if (ret) {
@@ -185,6 +220,7 @@ static void probe_fork(void *data, struct task_struct *parent,
 		       struct task_struct *child)
 {
 	struct itrace_slot *s = itrace_slot_of(parent);
+	struct itrace_on_opts o;
 	u8 want;
 
 	if (!s)
@@ -197,7 +233,8 @@ static void probe_fork(void *data, struct task_struct *parent,
 	if (!(s->flags & want) || itrace_state(&s->state) != ITRACE_ARMED ||
 	    READ_ONCE(itrace_shutdown))
 		return;
-	if (IS_ERR(itrace_start(child, NULL, s->mode, s->flags, s->kinds)))
+	itrace_slot_opts(s, &o);
+	if (IS_ERR(itrace_start(child, NULL, s->mode, &o)))
 		atomic_inc(&itrace_follow_missed);
 }
 

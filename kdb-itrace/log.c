@@ -7,6 +7,7 @@
  * writes to a ring a frozen CPU may be writing to.
  */
 #include <linux/cpumask.h>
+#include <linux/lockdep.h>
 #include <linux/log2.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -70,11 +71,38 @@ u64 itrace_log_clear_seq(void)
 	return READ_ONCE(clear_seq);
 }
 
+static bool touches_range(const struct itrace_slot *s, unsigned long a)
+{
+	return a >= s->range_lo && a < s->range_hi;
+}
+
+/*
+ * The record budget (`max`) of @s allows one more record. The last one
+ * ends its tracing: `off`'s change, so the next trap drops the step bits
+ * (and logs nothing: the budget is spent).
+ */
+static bool budget_take(struct itrace_slot *s)
+{
+	if (!s->budget)
+		return false;
+	if (!--s->budget) {
+		s->ended = ITRACE_END_MAX;
+		itrace_state_stop(&s->state);
+	}
+	return true;
+}
+
 /* Trap context, IRQs off: the only writer of this CPU's ring. */
 void itrace_emit_rec(struct itrace_slot *s, unsigned int kind,
 		     unsigned long from, unsigned long to)
 {
 	struct itrace_rec rec;
+
+	lockdep_assert_irqs_disabled();
+	if (s->range_on && !touches_range(s, from) && !touches_range(s, to))
+		return;
+	if (s->max && !budget_take(s))
+		return;
 
 	rec.seq = atomic64_inc_return(&next_seq);
 	rec.from = from;

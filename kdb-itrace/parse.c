@@ -14,6 +14,9 @@ const char *const itrace_help_lines[] = {
 	"                              follow-exec: keep tracing the new program after exec (default: stop at exec);",
 	"                              kinds K,K..: record only these kinds (insn jcc-nt jcc jmp call ret icall ijmp",
 	"                              syscall int iret far async); kinds none: record nothing (the bare trap cost)",
+	"                              max N: at most N records per task, then its tracing ends;",
+	"                              range LO-HI (hex) or range <mapping> (as the log names it, e.g. libc.so.6):",
+	"                              record only transfers from or to it",
 	"itrace off <pid>|all          stop tracing <pid> (a tid, or every traced thread of process <pid>), or every task",
 	"itrace status                 traced tasks, modes, step/record/drop counts",
 	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs, of <pid> (a tid or a process);",
@@ -75,7 +78,22 @@ static const struct {
 	{ "follow-exec", ITRACE_F_EXEC },
 };
 
-void itrace_on_options(char *buf, size_t len, u32 flags, u32 kinds)
+void itrace_on_opts_init(struct itrace_on_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->kinds = ITRACE_KINDS_ALL;
+}
+
+static size_t range_str(char *buf, size_t len, const struct itrace_range *r)
+{
+	if (r->map[0])
+		return scnprintf(buf, len, "range %.*s", ITRACE_RANGE_NAME - 1,
+				 r->map);
+	return scnprintf(buf, len, "range 0x%llx-0x%llx",
+			 (unsigned long long)r->lo, (unsigned long long)r->hi);
+}
+
+void itrace_on_options(char *buf, size_t len, const struct itrace_on_opts *o)
 {
 	size_t w = 0, i;
 
@@ -83,16 +101,81 @@ void itrace_on_options(char *buf, size_t len, u32 flags, u32 kinds)
 		return;
 	buf[0] = '\0';
 	for (i = 0; i < ARRAY_SIZE(on_flags); i++)
-		if (flags & on_flags[i].flag)
+		if (o->flags & on_flags[i].flag)
 			w += scnprintf(buf + w, len - w, "%s%s", w ? " " : "",
 				       on_flags[i].word);
-	if (kinds != ITRACE_KINDS_ALL) {
+	if (o->kinds != ITRACE_KINDS_ALL) {
 		w += scnprintf(buf + w, len - w, "%skinds %s", w ? " " : "",
-			       kinds ? "" : "none");
-		itrace_kinds_str(buf + w, len - w, kinds);
+			       o->kinds ? "" : "none");
+		itrace_kinds_str(buf + w, len - w, o->kinds);
+		w += strlen(buf + w);
+	}
+	if (o->max)
+		w += scnprintf(buf + w, len - w, "%smax %u", w ? " " : "",
+			       o->max);
+	if (o->range.hi || o->range.map[0]) {
+		w += scnprintf(buf + w, len - w, "%s", w ? " " : "");
+		range_str(buf + w, len - w, &o->range);
 	}
 	if (!buf[0])
 		scnprintf(buf, len, "-");
+}
+
+/* 0x followed by 1..16 hex digits, nothing else */
+static int parse_hex(const char *s, size_t n, u64 *out)
+{
+	u64 v = 0;
+	size_t i;
+
+	if (n < 3 || n > 18 || s[0] != '0' || s[1] != 'x')
+		return -1;
+	for (i = 2; i < n; i++) {
+		char c = s[i];
+		int d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return -1;
+		v = v << 4 | (u64)d;
+	}
+	*out = v;
+	return 0;
+}
+
+/* "0xLO-0xHI" with LO < HI, or a mapping name (printable, no blank) */
+static int parse_range(const char *a, struct itrace_range *r, char *err,
+		       size_t errlen)
+{
+	size_t n = strlen(a), dash = strcspn(a, "-");
+	size_t i;
+
+	if (a[0] == '0' && a[1] == 'x') {
+		if (!a[dash] || parse_hex(a, dash, &r->lo) ||
+		    parse_hex(a + dash + 1, n - dash - 1, &r->hi) ||
+		    r->lo >= r->hi) {
+			snprintf(err, errlen,
+				 "itrace on: bad range '%s' (range 0xLO-0xHI with LO < HI, or range <mapping>)",
+				 a);
+			return -1;
+		}
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (a[i] <= ' ' || a[i] > '~')
+			break;
+	if (!n || i < n || n >= ITRACE_RANGE_NAME) {
+		snprintf(err, errlen,
+			 "itrace on: bad range '%s' (a mapping name as the log shows it, at most %d characters)",
+			 a, ITRACE_RANGE_NAME - 1);
+		return -1;
+	}
+	memcpy(r->map, a, n + 1);
+	return 0;
 }
 
 /* "none" or K[,K...] (kdb splits words at '=', hence no kinds=) */
@@ -120,11 +203,39 @@ static int parse_kinds(const char *list, u32 *kinds, char *err,
 	}
 }
 
+/* `max N` or `range R` at argv[*i], its value the next word */
+static int on_value(int argc, const char *const *argv, int *i,
+		    struct itrace_on_opts *o, char *err, size_t errlen)
+{
+	const char *a = argv[*i];
+	bool max = a[0] == 'm';
+
+	if (max ? o->max : (o->range.hi || o->range.map[0])) {
+		snprintf(err, errlen, "itrace on: '%s' given twice", a);
+		return -1;
+	}
+	if (++*i == argc) {
+		snprintf(err, errlen, max ?
+			 "itrace on: max needs a record count (max 1000)" :
+			 "itrace on: range needs 0xLO-0xHI or a mapping name");
+		return -1;
+	}
+	if (!max)
+		return parse_range(argv[*i], &o->range, err, errlen);
+	if (parse_uint(argv[*i], U32_MAX, false, &o->max)) {
+		snprintf(err, errlen, "itrace on: bad max '%s' (a record count, 1..%u)",
+			 argv[*i], U32_MAX);
+		return -1;
+	}
+	return 0;
+}
+
 /* Options after the pid, in any order, each at most once. */
 static int parse_on(int argc, const char *const *argv,
 		    struct itrace_cmd *cmd, char *err, size_t errlen)
 {
 	bool have_mode = false, have_kinds = false;
+	struct itrace_on_opts *o = &cmd->on;
 	int i;
 	size_t f;
 
@@ -135,7 +246,7 @@ static int parse_on(int argc, const char *const *argv,
 	}
 	if (parse_pid("on", argv[1], &cmd->pid, err, errlen))
 		return -1;
-	cmd->kinds = ITRACE_KINDS_ALL;
+	itrace_on_opts_init(o);
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i];
 		bool mode = !strcmp(a, "insn") || !strcmp(a, "block");
@@ -151,7 +262,12 @@ static int parse_on(int argc, const char *const *argv,
 				return -1;
 			}
 			have_kinds = true;
-			if (parse_kinds(argv[i], &cmd->kinds, err, errlen))
+			if (parse_kinds(argv[i], &o->kinds, err, errlen))
+				return -1;
+			continue;
+		}
+		if (!strcmp(a, "max") || !strcmp(a, "range")) {
+			if (on_value(argc, argv, &i, o, err, errlen))
 				return -1;
 			continue;
 		}
@@ -172,15 +288,15 @@ static int parse_on(int argc, const char *const *argv,
 				break;
 		if (f == ARRAY_SIZE(on_flags)) {
 			snprintf(err, errlen,
-				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec, kinds)",
+				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec, kinds, max, range)",
 				 a);
 			return -1;
 		}
-		if (cmd->flags & on_flags[f].flag) {
+		if (o->flags & on_flags[f].flag) {
 			snprintf(err, errlen, "itrace on: '%s' given twice", a);
 			return -1;
 		}
-		cmd->flags |= on_flags[f].flag;
+		o->flags |= on_flags[f].flag;
 	}
 	return 0;
 }

@@ -38,12 +38,33 @@ enum itrace_mode {
 #define ITRACE_F_FOLLOW		0x2	/* forked children too */
 #define ITRACE_F_EXEC		0x4	/* keep tracing across exec */
 
+/* Longest mapping name `range` takes (symmap.h's ITRACE_MAP_NAME - 1). */
+#define ITRACE_RANGE_NAME	24
+
+/*
+ * `range LO-HI` (addresses, [LO, HI)) or `range <mapping>` (the name the
+ * log gives a mapping, e.g. libc.so.6: resolved when the task is armed,
+ * to the span of that file's executable mappings). Neither: hi == 0 and
+ * no name.
+ */
+struct itrace_range {
+	u64 lo, hi;
+	char map[ITRACE_RANGE_NAME];
+};
+
+/* `on` options, kept per traced task and inherited by followed tasks */
+struct itrace_on_opts {
+	u32 flags;		/* ITRACE_F_* */
+	u32 kinds;		/* bit per enum itrace_kind to record */
+	u32 max;		/* record budget per task, 0: none */
+	struct itrace_range range;	/* record only transfers touching it */
+};
+
 struct itrace_cmd {
 	enum itrace_op op;
 	int pid;		/* 0 = every task (log, calls, off all) */
 	enum itrace_mode mode;	/* on */
-	u32 flags;		/* on: ITRACE_F_* */
-	u32 kinds;		/* on: bit per enum itrace_kind to record */
+	struct itrace_on_opts on;	/* on */
 	u32 count;		/* log, calls: last N lines, 0 = all */
 	bool raw;		/* log -r */
 };
@@ -57,11 +78,17 @@ int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
 		 char *err, size_t errlen);
 
 /*
- * The inverse for `on`: the option words of @flags and @kinds as the
- * parser reads them, in canonical order ("threads follow-exec kinds
- * call,ret"), or "-" for none (the status column). Cut to @len.
+ * The inverse for `on`: the option words of @o as the parser reads
+ * them, in canonical order ("threads follow-exec kinds call,ret max 500
+ * range libc.so.6"), or "-" for none (the status column). Cut to @len.
  */
-void itrace_on_options(char *buf, size_t len, u32 flags, u32 kinds);
+void itrace_on_options(char *buf, size_t len, const struct itrace_on_opts *o);
+
+/* Room for the longest: every flag and kind, max 4294967295, a range. */
+#define ITRACE_ON_OPTS_MAX	200
+
+/* Defaults: every kind, no flags, no budget, no range. */
+void itrace_on_opts_init(struct itrace_on_opts *o);
 
 /* Most words a debugfs command line may have (kdb allows 20). */
 #define ITRACE_MAX_WORDS	16

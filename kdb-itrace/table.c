@@ -166,6 +166,14 @@ unsigned int itrace_slots_free(void)
 	return n;
 }
 
+void itrace_slot_opts(const struct itrace_slot *s, struct itrace_on_opts *o)
+{
+	o->flags = s->flags;
+	o->kinds = s->kinds;
+	o->max = s->max;
+	o->range = s->range;
+}
+
 /* The mappings to name @r's addresses with, if its slot still has them. */
 const struct itrace_symmap *itrace_slot_map(const struct itrace_rec *r)
 {

@@ -63,11 +63,13 @@ static bool add(struct itrace_xmon_words *w, const char *fmt, ...)
 static void add_flags(struct itrace_xmon_words *w, u32 flags)
 {
 	char *opts = w->buf + w->len;
+	struct itrace_on_opts o;
 	size_t n;
 	int k;
 
-	itrace_on_options(opts, sizeof(w->buf) - w->len, flags,
-			  ITRACE_KINDS_ALL);
+	itrace_on_opts_init(&o);
+	o.flags = flags;
+	itrace_on_options(opts, sizeof(w->buf) - w->len, &o);
 	if (!strcmp(opts, "-"))
 		return;
 	n = strlen(opts);

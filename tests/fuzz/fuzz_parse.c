@@ -56,7 +56,7 @@ static bool same_cmd(const struct itrace_cmd *a, const struct itrace_cmd *b)
 {
 	return a->op == b->op && a->pid == b->pid && a->mode == b->mode &&
 	       a->count == b->count && a->raw == b->raw &&
-	       a->flags == b->flags && a->kinds == b->kinds;
+	       !memcmp(&a->on, &b->on, sizeof(a->on));
 }
 
 /* @s is @v in plain decimal (leading zeros allowed). */
@@ -82,18 +82,21 @@ static void check_ok(const struct itrace_cmd *c, const struct words *w)
 		FUZZ_ASSERT(!c->count);
 	if (c->op != ITRACE_OP_LOG)
 		FUZZ_ASSERT(!c->raw);
-	FUZZ_ASSERT(!(c->flags & ~(ITRACE_F_THREADS | ITRACE_F_FOLLOW |
-				   ITRACE_F_EXEC)));
+	FUZZ_ASSERT(!(c->on.flags & ~(ITRACE_F_THREADS | ITRACE_F_FOLLOW |
+				      ITRACE_F_EXEC)));
 	if (c->op != ITRACE_OP_ON)
-		FUZZ_ASSERT(!c->flags);
+		FUZZ_ASSERT(!c->on.flags && !c->on.max && !c->on.range.hi &&
+			    !c->on.range.map[0]);
+	FUZZ_ASSERT(c->on.range.lo < c->on.range.hi || !c->on.range.hi);
+	FUZZ_ASSERT(!c->on.range.hi || !c->on.range.map[0]);
 	switch (c->op) {
 	case ITRACE_OP_ON:
 		/*
 		 * pid, at most one mode, each option at most once, and
-		 * "kinds" takes a second word: on PID MODE threads follow
-		 * follow-exec kinds K
+		 * "kinds", "max" and "range" take a second word: on PID
+		 * MODE threads follow follow-exec kinds K max N range R
 		 */
-		FUZZ_ASSERT(w->argc >= 2 && w->argc <= 8);
+		FUZZ_ASSERT(w->argc >= 2 && w->argc <= 12);
 		FUZZ_ASSERT(c->pid > 0 && is_decimal(w->argv[1], c->pid));
 		break;
 	case ITRACE_OP_OFF:
@@ -133,7 +136,7 @@ static void check_round_trip(const struct itrace_cmd *c)
 		[ITRACE_OP_REGS] = "regs",
 	};
 	char pid[16], count[16], err[KDB_ERRLEN], opts[160];
-	const char *argv[8];
+	const char *argv[16];
 	struct itrace_cmd back;
 	int argc = 0, n;
 
@@ -145,9 +148,9 @@ static void check_round_trip(const struct itrace_cmd *c)
 		argv[argc++] = pid;
 		argv[argc++] = c->mode == ITRACE_MODE_BLOCK ? "block" : "insn";
 		/* the options through their inverse, kinds included */
-		itrace_on_options(opts, sizeof(opts), c->flags, c->kinds);
+		itrace_on_options(opts, sizeof(opts), &c->on);
 		if (strcmp(opts, "-")) {
-			n = itrace_split(opts, argv + argc, 5);
+			n = itrace_split(opts, argv + argc, 9);
 			FUZZ_ASSERT(n > 0);
 			argc += n;
 		}

@@ -90,13 +90,13 @@ static const struct bad_case bad_cases[] = {
 	{ "on 4194305", "itrace on: bad pid '4194305'" },
 	{ "on 99999999999999999999", "itrace on: bad pid '99999999999999999999'" },
 	{ "on 0x10", "itrace on: bad pid '0x10'" },
-	{ "on 12 fast", "itrace on: bad option 'fast' (insn, block, threads, follow, follow-exec, kinds)" },
-	{ "on 12 block extra", "itrace on: bad option 'extra' (insn, block, threads, follow, follow-exec, kinds)" },
+	{ "on 12 fast", "itrace on: bad option 'fast' (insn, block, threads, follow, follow-exec, kinds, max, range)" },
+	{ "on 12 block extra", "itrace on: bad option 'extra' (insn, block, threads, follow, follow-exec, kinds, max, range)" },
 	{ "on 12 block insn", "itrace on: 'insn': mode already given" },
 	{ "on 12 insn insn", "itrace on: 'insn': mode already given" },
 	{ "on 12 threads follow threads", "itrace on: 'threads' given twice" },
-	{ "on 12 Threads", "itrace on: bad option 'Threads' (insn, block, threads, follow, follow-exec, kinds)" },
-	{ "on 12 follow-", "itrace on: bad option 'follow-' (insn, block, threads, follow, follow-exec, kinds)" },
+	{ "on 12 Threads", "itrace on: bad option 'Threads' (insn, block, threads, follow, follow-exec, kinds, max, range)" },
+	{ "on 12 follow-", "itrace on: bad option 'follow-' (insn, block, threads, follow, follow-exec, kinds, max, range)" },
 	{ "on threads 12", "itrace on: bad pid 'threads'" },
 	{ "on 12 kinds", "itrace on: kinds needs a list (kinds call,ret or kinds none)" },
 	{ "on 12 kinds call,", "itrace on: bad kind '' in kinds (itrace help)" },
@@ -105,6 +105,23 @@ static const struct bad_case bad_cases[] = {
 	{ "on 12 kinds none,call", "itrace on: bad kind 'none' in kinds (itrace help)" },
 	{ "on 12 kinds block", "itrace on: bad kind 'block' in kinds (itrace help)" },
 	{ "on 12 kinds call kinds ret", "itrace on: 'kinds' given twice" },
+	{ "on 12 max", "itrace on: max needs a record count (max 1000)" },
+	{ "on 12 max 0", "itrace on: bad max '0' (a record count, 1..4294967295)" },
+	{ "on 12 max 4294967296", "itrace on: bad max '4294967296' (a record count, 1..4294967295)" },
+	{ "on 12 max -1", "itrace on: bad max '-1' (a record count, 1..4294967295)" },
+	{ "on 12 max 5 max 6", "itrace on: 'max' given twice" },
+	{ "on 12 range", "itrace on: range needs 0xLO-0xHI or a mapping name" },
+	{ "on 12 range 0x10-0x10", "itrace on: bad range '0x10-0x10' (range 0xLO-0xHI with LO < HI, or range <mapping>)" },
+	{ "on 12 range 0x20-0x10", "itrace on: bad range '0x20-0x10' (range 0xLO-0xHI with LO < HI, or range <mapping>)" },
+	{ "on 12 range 0x10", "itrace on: bad range '0x10' (range 0xLO-0xHI with LO < HI, or range <mapping>)" },
+	{ "on 12 range 0x10-", "itrace on: bad range '0x10-' (range 0xLO-0xHI with LO < HI, or range <mapping>)" },
+	{ "on 12 range 0x-0x10", "itrace on: bad range '0x-0x10' (range 0xLO-0xHI with LO < HI, or range <mapping>)" },
+	{ "on 12 range 0x10-20", "itrace on: bad range '0x10-20' (range 0xLO-0xHI with LO < HI, or range <mapping>)" },
+	{ "on 12 range 0x1g-0x20", "itrace on: bad range '0x1g-0x20' (range 0xLO-0xHI with LO < HI, or range <mapping>)" },
+	{ "on 12 range 0x10000000000000000-0x20000000000000000", "itrace on: bad range '0x10000000000000000-0x20000000000000000' (range 0xLO-0xHI with LO < HI, or range <mapping>)" },
+	{ "on 12 range abcdefghijklmnopqrstuvwx", "itrace on: bad range 'abcdefghijklmnopqrstuvwx' (a mapping name as the log shows it, at most 23 characters)" },
+	{ "on 12 range libc.so.6 range tp", "itrace on: 'range' given twice" },
+	{ "on 12 range 0x1-0x2 range 0x3-0x4", "itrace on: 'range' given twice" },
 	{ "off", "itrace off: missing pid or 'all' (itrace off <pid>|all)" },
 	{ "off x", "itrace off: bad pid 'x'" },
 	{ "off all 3", "itrace off: unexpected argument '3'" },
@@ -186,6 +203,13 @@ static void test_on_options(void)
 		{ "on 5 kinds async,insn,jcc-nt,far", "kinds insn,jcc-nt,far,async" },
 		{ "on 5 kinds insn,jcc-nt,jcc,jmp,call,ret,icall,ijmp,syscall,int,iret,far,async",
 		  "-" },
+		{ "on 5 max 1000", "max 1000" },
+		{ "on 5 range libc.so.6 max 4294967295 threads",
+		  "threads max 4294967295 range libc.so.6" },
+		{ "on 5 range 0x400000-0x401000", "range 0x400000-0x401000" },
+		{ "on 5 range 0x0-0xFFFFFFFFFFFFFFFF kinds call",
+		  "kinds call range 0x0-0xffffffffffffffff" },
+		{ "on 5 range ld-linux-x86-64.so.2", "range ld-linux-x86-64.so.2" },
 	};
 	struct itrace_cmd cmd, back;
 	char err[128], name[200], words[120], line[160];
@@ -193,16 +217,18 @@ static void test_on_options(void)
 
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		CHECK(c[i].line, !parse_line(c[i].line, &cmd, err, sizeof(err)));
-		itrace_on_options(words, sizeof(words), cmd.flags, cmd.kinds);
+		itrace_on_options(words, sizeof(words), &cmd.on);
 		snprintf(name, sizeof(name), "on options of '%s'", c[i].line);
 		CHECK_STR(name, words, c[i].words);
 		snprintf(line, sizeof(line), "on 5 %s",
 			 strcmp(words, "-") ? words : "");
 		snprintf(name, sizeof(name), "on options '%s' parse back", words);
 		CHECK(name, !parse_line(line, &back, err, sizeof(err)) &&
-		      back.flags == cmd.flags && back.kinds == cmd.kinds);
+		      !memcmp(&back.on, &cmd.on, sizeof(cmd.on)));
 	}
-	itrace_on_options(words, 12, ITRACE_F_THREADS | ITRACE_F_FOLLOW, 0);
+	itrace_on_opts_init(&cmd.on);
+	cmd.on.flags = ITRACE_F_THREADS | ITRACE_F_FOLLOW;
+	itrace_on_options(words, 12, &cmd.on);
 	CHECK_STR("on options cut to the buffer", words, "threads fol");
 }
 
@@ -219,7 +245,7 @@ int main(void)
 		snprintf(name, sizeof(name), "parse ok '%s'", c->line);
 		CHECK(name, ret == 0 && cmd.op == c->op && cmd.pid == c->pid &&
 		      cmd.mode == c->mode && cmd.count == c->count &&
-		      cmd.raw == c->raw && cmd.flags == c->flags &&
+		      cmd.raw == c->raw && cmd.on.flags == c->flags &&
 		      err[0] == '\0');
 	}
 	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
@@ -252,7 +278,7 @@ int main(void)
 				 kc[i].line);
 			CHECK(name, !parse_line(kc[i].line, &cmd, err,
 						sizeof(err)) &&
-			      cmd.kinds == kc[i].kinds);
+			      cmd.on.kinds == kc[i].kinds);
 		}
 	}
 	/* a short error buffer truncates, never overflows */
@@ -267,7 +293,7 @@ int main(void)
 	}
 	for (i = 0; itrace_help_lines[i]; i++)
 		;
-	CHECK("help has the expected line count", i == 15);
+	CHECK("help has the expected line count", i == 18);
 	test_split();
 	test_on_options();
 	return check_failed ? 1 : 0;
