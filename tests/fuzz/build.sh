@@ -23,6 +23,7 @@ sources() {
 	ring)		echo kdb-itrace/ring.c ;;
 	format)		echo kdb-itrace/format.c kdb-itrace/symmap.c kdb-itrace/kind.c kdb-itrace/elfsym.c ;;
 	elfsym)		echo kdb-itrace/elfsym.c ;;
+	cond)		echo kdb-itrace/cond.c ;;
 	*)		return 1 ;;
 	esac
 }
@@ -40,6 +41,8 @@ for t in "$@"; do
 		rc=1
 		continue
 	fi
+	# a binary left from an earlier build must not run in its place
+	rm -f "$b/$t"
 	# shellcheck disable=SC2086 # $src is a word list
 	if ! (cd "$top" && clang-14 "${cflags[@]}" -o "$b/$t" \
 		tests/fuzz/fuzz_"$t".c $src) >"$b/$t.build.log" 2>&1; then
