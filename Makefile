@@ -21,8 +21,8 @@
 #                        untraced / ptrace / itrace in one VM boot
 #                        (docs/BENCH.md; never part of make check)
 #   make fuzz            libFuzzer runs of the parser, decoders, ring,
-#                        formatter and ELF reader (ITRACE_FUZZ_SECS=60:
-#                        4 minutes)
+#                        formatter, ELF reader and condition compiler
+#                        (ITRACE_FUZZ_SECS=60: 4.5 minutes)
 #   make check-debug     the VM tests, both arches, on the debug kernels
 #                        (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak;
 #                        scripts/qemu/config/*debug.config): any report

@@ -6,7 +6,7 @@
 # host | style | fuzz | install | vm. ITRACE_ARCHES (default "x86_64 ppc64le")
 # picks the arches, ITRACE_FLAVOURS the kernels (flavours below);
 # ITRACE_FUZZ_SECS (default 60) the fuzzing time
-# (tests/fuzz/run.sh: 4 x that in all).
+# (tests/fuzz/run.sh: 4.5 x that in all).
 # `make check-debug` (ITRACE_KVARIANT=debug): the VM tests on the debug
 # kernels only (host, style and fuzz do not depend on the kernel).
 set -uo pipefail

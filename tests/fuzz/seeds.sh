@@ -8,6 +8,7 @@
 #   ppc_class   the words tests/host/test_ppc_class.c names
 #   ring, format  hand-made inputs (layouts in fuzz_ring.c, fuzz_format.c)
 #   elfsym      tiny ELF images compiled here (program, stripped, shared)
+#   cond        every condition of tests/host/test_cond.c's tables
 # x86_decode and ppc_class keep only the seeds that add coverage
 # (libFuzzer -merge). Files named regress-* (reproducers of fixed
 # crashes) are never touched.
@@ -131,4 +132,16 @@ tiny() { gcc -O1 -nostdlib -fno-asynchronous-unwind-tables -Wl,--build-id=none "
 tiny -static -o "$c/elfsym/static" "$tmp/tiny.c"
 tiny -static -s -o "$c/elfsym/stripped" "$tmp/tiny.c"
 tiny -shared -fPIC -Wl,-s -o "$c/elfsym/shared" "$tmp/tiny.c"
+# --- cond: a control byte (1: the words came from kdb, as the table
+# line says ITRACE_COND_KDB), then the condition's words NUL-separated
+fresh cond
+n=0
+sed -n '/^\t{ "/{s/^\t{ "\(\([^"\\]\|\\.\)*\)".*ITRACE_COND_KDB.*/1 \1/p;t
+	s/^\t{ "\(\([^"\\]\|\\.\)*\)".*/0 \1/p}' "$top/tests/host/test_cond.c" |
+while IFS= read -r l; do
+	n=$((n + 1))
+	l=${l//\\\"/\"}
+	{ printf '%b' "\\x0${l%% *}"; printf '%b' "${l#? }" | tr ' ' '\0'; } \
+		>"$c/cond/case-$n"
+done
 echo "seeds: $(find "$c" -type f | wc -l) files in $c"

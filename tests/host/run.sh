@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Host unit tests of the pure-C parts, built with the kernel's warning
-# flags: parser, ring, formatter, output sinks, x86 decoder, ppc
-# classifier; then the decoder and the classifier against objdump over
-# real code. Prints PASS/FAIL lines for tests/run-all.sh.
+# flags: parser, condition compiler, ring, formatter, output sinks, x86
+# decoder, ppc classifier; then the decoder and the classifier against
+# objdump over real code. Prints PASS/FAIL lines for tests/run-all.sh.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/qemu/lib.sh"
@@ -34,6 +34,8 @@ unit() { # unit NAME SOURCES...: build and run one test binary
 }
 
 unit test_parse "$top/tests/host/test_parse.c" "$core/parse.c" "$core/kind.c"
+unit test_cond "$top/tests/host/test_cond.c" "$core/cond.c" "$core/parse.c" \
+	"$core/kind.c"
 unit test_ring "$top/tests/host/test_ring.c" "$core/ring.c"
 unit test_format "$top/tests/host/test_format.c" "$core/format.c" "$core/kind.c" \
 	"$core/symmap.c" "$core/elfsym.c"
