@@ -33,6 +33,10 @@ ROWS = [
     ("floor-block", "itrace block, kinds none (floor)", None, None, "block", 0),
     ("decode-insn", "itrace insn, kinds call", None, "floor-insn", "insns",
      "calls"),
+    ("range-insn", "itrace insn, range tp_bench (every record in it)", None,
+     "floor-insn", "insns", "insns"),
+    ("range-none", "itrace insn, range 0x1-0x2 (no record in it)", None,
+     "floor-insn", "insns", 0),
 ]
 
 
