@@ -2,7 +2,10 @@
 /*
  * Symbol tables of traced images (see image.h). An image is one file,
  * known by its inode (superblock, number, generation, size: no reference
- * is held, so nothing is pinned and unmount is not disturbed). Its table
+ * is held, so nothing is pinned and unmount is not disturbed), or the
+ * vDSO, which has no file: its ELF image is read from the task's own
+ * memory and known by its size and a hash of its bytes (the same for
+ * every process of a kernel and ABI). Its table
  * is read once, by the first task armed with it mapped, and shared by
  * every map entry of every slot that has it mapped (threads, followed
  * children, other processes); the last entry to let go frees it.
@@ -21,6 +24,7 @@
 
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/jhash.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -29,6 +33,7 @@
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/uaccess.h>
 #include "image.h"
 
 static unsigned int sym_kb = 16384;
@@ -39,14 +44,22 @@ MODULE_PARM_DESC(sym_kb,
 /* Images at once: 16 mappings a task, shared between tasks. */
 #define ITRACE_IMAGES		64
 
-struct itrace_image {
-	struct rcu_head rcu;
-	int refs;			/* map entries holding it */
-	/* the file, without a reference to it */
+/* Largest vDSO image read (they are a few pages). */
+#define ITRACE_VDSO_MAX		(64 * 1024)
+
+/* What makes two images the same: the inode, or (vDSO: sb NULL) a hash. */
+struct image_key {
 	const struct super_block *sb;
 	unsigned long ino;
 	u32 igen;
+	u32 hash;
 	loff_t size;
+};
+
+struct itrace_image {
+	struct rcu_head rcu;
+	int refs;			/* map entries holding it */
+	struct image_key key;	/* the file, without a reference to it */
 	/* what was loaded */
 	struct itrace_symtab tab;	/* buffers in store */
 	void *store;
@@ -62,10 +75,10 @@ static struct itrace_image *images[ITRACE_IMAGES];
 static size_t images_bytes;		/* sum of their bytes */
 static unsigned int images_full;	/* files left unread: images[] full */
 
-static bool same_file(const struct itrace_image *img, const struct inode *i)
+static bool same_key(const struct image_key *a, const struct image_key *b)
 {
-	return img->sb == i->i_sb && img->ino == i->i_ino &&
-	       img->igen == i->i_generation && img->size == i_size_read(i);
+	return a->sb == b->sb && a->ino == b->ino && a->igen == b->igen &&
+	       a->hash == b->hash && a->size == b->size;
 }
 
 static int file_read(void *ctx, u64 off, void *buf, size_t len)
@@ -123,17 +136,22 @@ static int trim(struct itrace_image *img, struct itrace_symtab *t)
 	return 0;
 }
 
-/* Read @f's function symbols into @img within @left bytes; sets err. */
-static void load(struct itrace_image *img, struct file *f, size_t left)
+/* The vDSO's copy: the reader checks every range against its size. */
+static int mem_read(void *ctx, u64 off, void *buf, size_t len)
 {
-	struct itrace_elf_src src = {
-		.read = file_read, .ctx = f, .size = i_size_read(file_inode(f)),
-	};
+	memcpy(buf, (const u8 *)ctx + off, len);
+	return 0;
+}
+
+/* Read @src's function symbols into @img within @left bytes; sets err. */
+static void load(struct itrace_image *img, const struct itrace_elf_src *src,
+		 size_t left)
+{
 	struct itrace_elf_info info;
 	struct itrace_symtab t = { };
 	void *buf;
 
-	img->err = itrace_elf_probe(&src, &info, img->why, sizeof(img->why));
+	img->err = itrace_elf_probe(src, &info, img->why, sizeof(img->why));
 	if (img->err || info.source == ITRACE_SYMS_NONE)
 		return;
 	if (!left) {
@@ -147,15 +165,16 @@ static void load(struct itrace_image *img, struct file *f, size_t left)
 	}
 	t.syms = buf;
 	t.names = buf + t.max_syms * sizeof(struct itrace_sym);
-	img->err = itrace_elf_load(&src, &t, img->why, sizeof(img->why));
+	img->err = itrace_elf_load(src, &t, img->why, sizeof(img->why));
 	if (!img->err)
 		img->err = trim(img, &t);
 	kvfree(buf);
 }
 
-static struct itrace_image *image_new(struct file *f)
+static struct itrace_image *image_new(const struct image_key *key,
+				      const struct itrace_elf_src *src,
+				      const char *name)
 {
-	struct inode *inode = file_inode(f);
 	size_t limit = (size_t)READ_ONCE(sym_kb) * 1024;
 	struct itrace_image *img = kzalloc(sizeof(*img), GFP_KERNEL);
 	u64 t0 = ktime_get_ns();
@@ -163,21 +182,19 @@ static struct itrace_image *image_new(struct file *f)
 	if (!img)
 		return NULL;
 	img->refs = 1;
-	img->sb = inode->i_sb;
-	img->ino = inode->i_ino;
-	img->igen = inode->i_generation;
-	img->size = i_size_read(inode);
-	strscpy(img->name, f->f_path.dentry->d_name.name, sizeof(img->name));
-	load(img, f, limit > images_bytes ? limit - images_bytes : 0);
+	img->key = *key;
+	strscpy(img->name, name, sizeof(img->name));
+	load(img, src, limit > images_bytes ? limit - images_bytes : 0);
 	img->load_us = div_u64(ktime_get_ns() - t0, NSEC_PER_USEC);
 	images_bytes += img->bytes;
 	return img;
 }
 
-/* The image of @f, loaded if no map entry holds it yet; NULL if none. */
-static struct itrace_image *image_get(struct file *f)
+/* The image @key names, loaded from @src if no map entry holds it yet. */
+static struct itrace_image *image_get(const struct image_key *key,
+				      const struct itrace_elf_src *src,
+				      const char *name)
 {
-	struct inode *inode = file_inode(f);
 	struct itrace_image *img;
 	int i, free = -1;
 
@@ -187,7 +204,7 @@ static struct itrace_image *image_get(struct file *f)
 		img = images[i];
 		if (!img) {
 			free = free < 0 ? i : free;
-		} else if (same_file(img, inode)) {
+		} else if (same_key(&img->key, key)) {
 			img->refs++;
 			goto out;
 		}
@@ -196,11 +213,52 @@ static struct itrace_image *image_get(struct file *f)
 	if (free < 0)
 		images_full++;
 	else
-		img = image_new(f);
+		img = image_new(key, src, name);
 	if (img)
 		WRITE_ONCE(images[free], img);	/* after its contents */
 out:
 	mutex_unlock(&images_lock);
+	return img;
+}
+
+static struct itrace_image *image_of_file(struct file *f)
+{
+	struct inode *inode = file_inode(f);
+	struct image_key key = {
+		.sb = inode->i_sb, .ino = inode->i_ino,
+		.igen = inode->i_generation, .size = i_size_read(inode),
+	};
+	struct itrace_elf_src src = {
+		.read = file_read, .ctx = f, .size = key.size,
+	};
+
+	return image_get(&key, &src, f->f_path.dentry->d_name.name);
+}
+
+/*
+ * The vDSO mapped at @e, copied from current's memory (its own context:
+ * the copy may fault pages in). NULL if it cannot be read.
+ */
+static struct itrace_image *image_of_vdso(const struct itrace_map *e)
+{
+	size_t len = e->end - e->start;
+	struct image_key key = { .size = len };
+	struct itrace_elf_src src = { .read = mem_read, .size = len };
+	struct itrace_image *img = NULL;
+	void *buf;
+
+	if (!len || len > ITRACE_VDSO_MAX)
+		return NULL;
+	buf = kvmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	if (!copy_from_user(buf, (const void __user *)(unsigned long)e->start,
+			    len)) {
+		key.hash = jhash(buf, len, 0);
+		src.ctx = buf;
+		img = image_get(&key, &src, e->name);
+	}
+	kvfree(buf);
 	return img;
 }
 
@@ -241,7 +299,7 @@ static struct itrace_image *image_of(const struct itrace_map *e)
  * fault on it). The program is the file mapped at mm->start_code.
  */
 static u32 walk_maps(struct mm_struct *mm, struct itrace_symmap *m,
-		     struct file **files)
+		     struct file **files, int *vdso)
 {
 	struct vm_area_struct *vma = find_vma(mm, mm->start_code);
 	const struct inode *prog = NULL;
@@ -264,6 +322,8 @@ static u32 walk_maps(struct mm_struct *mm, struct itrace_symmap *m,
 			name = vma->vm_file->f_path.dentry->d_name.name;
 		} else if (vma->vm_ops && vma->vm_ops->name) {
 			name = vma->vm_ops->name(vma);	/* [vdso] */
+			if (name && !strcmp(name, "[vdso]"))
+				*vdso = nr;
 		}
 		strscpy(e->name, name ?: "[anon]", sizeof(e->name));
 		e->start = vma->vm_start;
@@ -282,6 +342,7 @@ void itrace_maps_take(struct itrace_symmap *m)
 	struct file *files[ITRACE_MAP_MAX];
 	struct mm_struct *mm = current->mm;
 	u32 i, held = min_t(u32, m->held, ITRACE_MAP_MAX), nr = 0;
+	int vdso = -1;
 
 	might_sleep();
 	for (i = 0; i < held; i++)
@@ -292,16 +353,20 @@ void itrace_maps_take(struct itrace_symmap *m)
 	m->held = 0;
 	if (mm) {
 		mmap_read_lock(mm);
-		nr = walk_maps(mm, m, files);
+		nr = walk_maps(mm, m, files, &vdso);
 		mmap_read_unlock(mm);
 	}
 	for (i = 0; i < nr; i++) {
 		struct itrace_image *img;
 
-		if (!files[i])
+		if (files[i]) {
+			img = image_of_file(files[i]);
+			fput(files[i]);
+		} else if (i == vdso) {
+			img = image_of_vdso(&m->map[i]);
+		} else {
 			continue;
-		img = image_get(files[i]);
-		fput(files[i]);
+		}
 		m->map[i].syms = img ? &img->tab : NULL;
 	}
 	m->held = nr;

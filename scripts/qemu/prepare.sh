@@ -137,6 +137,14 @@ for l in $(readelf -dW "$b/$p" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
 	libs+=(--lib "$TARGET_LIBS/$l=$GUEST_LIBDIR/$l")
 	cp -L "$TARGET_LIBS/$l" "$b/lib/"
 done
+# The kernel's vDSO image as the guest has it mapped, for the same
+# checkers, which name its functions "[vdso]:function" as the log does:
+# x86 embeds the stripped vdso64.so (arch/x86/entry/vdso/vdso2c), powerpc
+# vdso64.so.dbg as it is (vdso64_wrapper.S). Only kernels built here
+# have one.
+vdso=$(find "$kdir/arch" -name vdso64.so 2>/dev/null | head -n 1)
+[ -n "$vdso" ] || vdso=$(find "$kdir/arch" -name vdso64.so.dbg 2>/dev/null | head -n 1)
+[ -z "$vdso" ] || cp "$vdso" "$b/lib/[vdso]"
 run initramfs "$ITRACE_TOP/scripts/qemu/build-initramfs.sh" \
 	"$b/initramfs.cpio.gz" ${module[@]+"${module[@]}"} ${progs[@]+"${progs[@]}"} \
 	"${libs[@]}"

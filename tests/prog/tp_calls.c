@@ -7,6 +7,7 @@
  *   ops[i](acc, i) for i < 3     calls through function pointers
  *   classify(i) for i < 5        a switch
  *   strlen, memcpy, qsort(cmp)   calls into libc, and back (cmp)
+ *   clock_gettime                through libc into the vDSO
  * writes "tp_calls: pass done" with libc's write(), and blocks again in
  * read() on the fifo through chain_a -> chain_b -> chain_c (a known
  * chain of frames), the registers of that system call loaded with the
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NOINLINE __attribute__((noinline, noclone))
@@ -72,10 +74,13 @@ NOINLINE long use_libc(void)
 	static const char src[] = "itrace-calls";
 	int v[6] = { 5, 3, 9, 1, 7, 2 };
 	char dst[sizeof(src)];
+	struct timespec ts;
 
 	memcpy(dst, src, sizeof(src));
 	qsort(v, 6, sizeof(v[0]), cmp);
-	return (long)strlen(dst) + v[0] + v[5];
+	/* adds nothing: tv_nsec is below 10^9 */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long)strlen(dst) + v[0] + v[5] + ts.tv_nsec / 1000000000;
 }
 
 NOINLINE long pass(long n)

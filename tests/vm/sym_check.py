@@ -13,7 +13,8 @@ The function is the one readelf's symbol table (.symtab, else .dynsym:
 FUNC and IFUNC, defined, in a PT_LOAD) places the address in: of the
 symbols covering it, the nearest start, and of aliases there the name
 with the fewest leading underscores. MAPS is the task's /proc/PID/maps;
-shared objects are looked up by name in LIBDIR. With STATUS (`itrace
+shared objects are looked up by name in LIBDIR, the vDSO as "[vdso]"
+there (the kernel's vdso64.so, as the guest maps it). With STATUS (`itrace
 status` output), each image's "N functions" must be the number of
 function symbols of that table.
 
@@ -145,7 +146,7 @@ def load_maps(maps_f, prog_name, prog_path, libdir):
         maps.append((int(m.group(1), 16), int(m.group(2), 16),
                      int(m.group(4), 16), path))
         base = os.path.basename(path)
-        if not path.startswith('/') or path in images:
+        if path in images or not (path.startswith('/') or path == '[vdso]'):
             continue
         host = prog_path if base == prog_name else os.path.join(libdir, base)
         if not os.path.exists(host):
