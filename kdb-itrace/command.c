@@ -39,6 +39,20 @@ static void cmd_help(struct itrace_ctx *ctx)
 	     itrace_arch_block_impl(), itrace_log_per_cpu());
 }
 
+/* "itrace: pid N: <what>" */
+__printf(3, 4)
+static void slot_note(struct itrace_ctx *ctx, const struct itrace_slot *s,
+		      const char *fmt, ...)
+{
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	outf(ctx, "itrace: pid %d: %s\n", s->pid, what);
+}
+
 /*
  * Under the table, a line for each task whose tracing ended by itself,
  * and for each whose range named no mapping (it records nothing).
@@ -54,11 +68,12 @@ static void slot_notes(struct itrace_ctx *ctx)
 		if (st == ITRACE_FREE)
 			continue;
 		if (s->ended == ITRACE_END_MAX)
-			outf(ctx, "itrace: pid %d: its budget of %u records is spent: tracing ended\n",
-			     s->pid, s->max);
+			slot_note(ctx, s, "its budget of %u records is spent: tracing ended",
+				  s->max);
 		else if (st == ITRACE_ARMED && s->range_on && !s->range_hi)
-			outf(ctx, "itrace: pid %d: range %.*s: no executable mapping of that name: nothing recorded\n",
-			     s->pid, ITRACE_RANGE_NAME - 1, s->range.map);
+			slot_note(ctx, s, "range %.*s: %s",
+				  ITRACE_RANGE_NAME - 1, s->range.map,
+				  "no executable mapping of that name: nothing recorded");
 	}
 }
 
