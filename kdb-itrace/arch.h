@@ -57,6 +57,25 @@ bool itrace_arch_uprobe_drop(struct itrace_slot *s, struct pt_regs *regs,
 void itrace_arch_uprobe_resume(struct itrace_slot *s, struct pt_regs *regs);
 
 /*
+ * A uprobe handler (the task's own context) at a function's entry: where
+ * that call returns to (x86: the word at the stack pointer; POWER: lr),
+ * or 0 if it cannot be read.
+ */
+unsigned long itrace_arch_return_address(struct pt_regs *regs);
+
+/*
+ * Optional, own context: how far past a function symbol's address @addr
+ * calls enter its code (POWER ELFv2: the local entry point, past the
+ * TOC setup). By default 0.
+ */
+#ifndef itrace_arch_func_entry
+static inline unsigned long itrace_arch_func_entry(unsigned long addr)
+{
+	return 0;
+}
+#endif
+
+/*
  * Our trap, for current's slot @s: if @log, record what the step executed
  * through itrace_emit(); then re-arm if @rearm, else disarm. Returns the
  * notifier verdict (NOTIFY_STOP unless something else is pending).

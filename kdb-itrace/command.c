@@ -59,6 +59,7 @@ static void slot_note(struct itrace_ctx *ctx, const struct itrace_slot *s,
  */
 static void slot_notes(struct itrace_ctx *ctx)
 {
+	char line[160];
 	unsigned int i;
 
 	for (i = 0; i < itrace_nr_slots; i++) {
@@ -67,6 +68,10 @@ static void slot_notes(struct itrace_ctx *ctx)
 
 		if (st == ITRACE_FREE)
 			continue;
+		if (s->func[0]) {
+			itrace_trigger_status(s, line, sizeof(line));
+			slot_note(ctx, s, "%s", line);
+		}
 		if (s->ended == ITRACE_END_MAX)
 			slot_note(ctx, s, "its budget of %u records is spent: tracing ended",
 				  s->max);

@@ -193,10 +193,14 @@ out:
 	return err;
 }
 
-/* not armed yet: the arming work sees STOPPING and releases the slot */
+/*
+ * Not armed yet: the arming work sees STOPPING and releases the slot.
+ * Waiting for its function: no step bit of ours to wait for.
+ */
 static void off_one(struct itrace_slot *s)
 {
-	itrace_state_stop(&s->state);
+	if (itrace_state_stop(&s->state) && !itrace_slot_stepping(s))
+		itrace_state_stopped(&s->state);
 }
 
 static bool is_on(const struct itrace_slot *s)

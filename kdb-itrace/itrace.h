@@ -15,6 +15,7 @@
 #include "parse.h"
 #include "ring.h"
 #include "state.h"
+#include "trigger.h"
 #include "symmap.h"
 
 struct itrace_slot {
@@ -34,6 +35,8 @@ struct itrace_slot {
 	struct itrace_range range;	/* as given */
 	u32 max;			/* record budget per `on`, 0: none */
 	u32 budget;			/* of which this many are left */
+	char func[ITRACE_FUNC_NAME + 1];	/* `func`, or "" */
+	struct itrace_trigger trig;	/* its state (trigger.c) */
 	bool work_queued;		/* work below is on the task's list */
 	bool rearm_queued;		/* rearm_work is on the task's list */
 	char comm[TASK_COMM_LEN];
@@ -141,6 +144,23 @@ int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
 		      enum task_work_notify_mode mode);
 void itrace_work_done(bool *queued);
 void itrace_disarm_all_stopped(void);
+
+/* trigger.c: `func` */
+bool itrace_trigger_setup(struct itrace_slot *s);
+bool itrace_trigger_left(struct itrace_slot *s, struct pt_regs *regs);
+void itrace_trigger_release(struct itrace_slot *s);
+void itrace_trigger_status(const struct itrace_slot *s, char *buf,
+			   size_t len);
+void itrace_triggers_init(void);
+void itrace_triggers_exit(void);
+
+/* Is @s's task to be stepped now (not waiting for its function)? */
+static inline bool itrace_slot_stepping(const struct itrace_slot *s)
+{
+	u8 t = READ_ONCE(s->trig.state);
+
+	return t == ITRACE_TRIG_NONE || t == ITRACE_TRIG_INSIDE;
+}
 
 /* rearm.c: the uprobes hand-off */
 void itrace_rearm_after(struct itrace_slot *s, unsigned long from);

@@ -123,8 +123,12 @@ static void itrace_arm_work(struct callback_head *cb)
 		    !READ_ONCE(itrace_shutdown)) {
 			itrace_maps_take(&s->map);
 			range_resolve(s);
-			if (itrace_state_arm(&s->state))
+			/* stepping now, or at the function's first entry */
+			if (itrace_trigger_setup(s) &&
+			    itrace_state_arm(&s->state))
 				itrace_arch_arm_current(s);
+			else if (s->func[0])
+				itrace_state_arm(&s->state);
 		}
 		/* `off` before we got here: nothing was armed */
 		if (itrace_state(&s->state) == ITRACE_STOPPING)
@@ -184,6 +188,9 @@ struct itrace_slot *itrace_start(struct task_struct *p,
 	s->budget = o->max;
 	s->ended = ITRACE_END_NONE;
 	s->range = o->range;
+	memcpy(s->func, o->func, sizeof(s->func));
+	WRITE_ONCE(s->trig.state, o->func[0] ? ITRACE_TRIG_SETUP :
+						ITRACE_TRIG_NONE);
 	/* an address range now; a mapping's once its maps are taken */
 	s->range_on = o->range.hi;
 	s->range_lo = o->range.lo;

@@ -86,6 +86,7 @@ static int __init itrace_init(void)
 	ret = itrace_table_init(max_tasks);
 	if (ret)
 		return ret;
+	itrace_triggers_init();
 	ret = itrace_log_init(log_records);
 	if (ret)
 		goto free_table;
@@ -132,6 +133,7 @@ static void __exit itrace_exit(void)
 		itrace_slot_release(&itrace_slots[i]);
 		itrace_maps_drop(&itrace_slots[i].map);
 	}
+	itrace_triggers_exit();
 	itrace_images_exit();
 	itrace_arch_exit();
 	itrace_log_free();

@@ -17,8 +17,9 @@
 static int itrace_die(struct notifier_block *nb, unsigned long val,
 		      void *data)
 {
+	struct die_args *a = data;
 	struct itrace_slot *s;
-	bool armed;
+	bool armed, inside, rearm;
 	int st;
 
 	if (!itrace_arch_is_step_trap(val, data))
@@ -30,16 +31,23 @@ static int itrace_die(struct notifier_block *nb, unsigned long val,
 	/* PENDING: we have not set TF yet, so this step is someone else's. */
 	if (st == ITRACE_PENDING || st == ITRACE_FREE)
 		return NOTIFY_DONE;
+	/* not waiting for its function (`func`): to be traced now */
+	inside = itrace_slot_stepping(s);
 	/* a tracer's step: logged, but the trap and the step bits are its */
 	if (itrace_arch_foreign_stepping())
-		return itrace_arch_foreign_step(s, data, st != ITRACE_OFF);
+		return itrace_arch_foreign_step(s, data,
+						st != ITRACE_OFF && inside);
 
 	armed = st == ITRACE_ARMED && !READ_ONCE(itrace_shutdown);
+	/* the step that returned out of the function's call: logged, last */
+	rearm = armed && inside && !itrace_trigger_left(s, a->regs);
 	/*
-	 * OFF: a stray TF (e.g. restored by sigreturn): swallow, no log.
-	 * kinds none skips the decoding too: the bare cost of the trap.
+	 * OFF, or waiting for the function: a stray TF of ours (e.g.
+	 * restored by sigreturn): swallow, no log. kinds none skips the
+	 * decoding too: the bare cost of the trap.
 	 */
-	st = itrace_arch_step(s, data, st != ITRACE_OFF && s->kinds, armed);
+	st = itrace_arch_step(s, data, st != ITRACE_OFF && inside && s->kinds,
+			      rearm);
 	if (!armed)
 		itrace_state_stopped(&s->state);
 	return st;
@@ -63,7 +71,8 @@ static int itrace_die_hi(struct notifier_block *nb, unsigned long val,
 	if (!user_mode(a->regs) || READ_ONCE(itrace_shutdown))
 		return NOTIFY_DONE;
 	s = itrace_slot_of_current();
-	if (s && itrace_state(&s->state) == ITRACE_ARMED)
+	if (s && itrace_state(&s->state) == ITRACE_ARMED &&
+	    itrace_slot_stepping(s))
 		itrace_rearm_pre_notify(s, val, a->regs);
 	return NOTIFY_DONE;
 }

@@ -16,7 +16,9 @@ const char *const itrace_help_lines[] = {
 	"                              syscall int iret far async); kinds none: record nothing (the bare trap cost)",
 	"                              max N: at most N records per task, then its tracing ends;",
 	"                              range LO-HI (hex) or range <mapping> (as the log names it, e.g. libc.so.6):",
-	"                              record only transfers from or to it",
+	"                              record only transfers from or to it;",
+	"                              func F: run untraced until function F (a symbol of the program or a library)",
+	"                              is entered, trace inside it until that call returns, again at each entry",
 	"itrace off <pid>|all          stop tracing <pid> (a tid, or every traced thread of process <pid>), or every task",
 	"itrace status                 traced tasks, modes, step/record/drop counts",
 	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs, of <pid> (a tid or a process);",
@@ -115,8 +117,11 @@ void itrace_on_options(char *buf, size_t len, const struct itrace_on_opts *o)
 			       o->max);
 	if (o->range.hi || o->range.map[0]) {
 		w += scnprintf(buf + w, len - w, "%s", w ? " " : "");
-		range_str(buf + w, len - w, &o->range);
+		w += range_str(buf + w, len - w, &o->range);
 	}
+	if (o->func[0])
+		scnprintf(buf + w, len - w, "%sfunc %.*s", w ? " " : "",
+			  ITRACE_FUNC_NAME, o->func);
 	if (!buf[0])
 		scnprintf(buf, len, "-");
 }
@@ -203,23 +208,46 @@ static int parse_kinds(const char *list, u32 *kinds, char *err,
 	}
 }
 
-/* `max N` or `range R` at argv[*i], its value the next word */
+/* a symbol name: printable, no blank, at most ITRACE_FUNC_NAME bytes */
+static int parse_func(const char *a, char *func, char *err, size_t errlen)
+{
+	size_t n = strlen(a), i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] <= ' ' || a[i] > '~')
+			break;
+	if (!n || i < n || n > ITRACE_FUNC_NAME) {
+		snprintf(err, errlen,
+			 "itrace on: bad func '%s' (a symbol, at most %d characters)",
+			 a, ITRACE_FUNC_NAME);
+		return -1;
+	}
+	memcpy(func, a, n + 1);
+	return 0;
+}
+
+/* `max N`, `range R` or `func F` at argv[*i], its value the next word */
 static int on_value(int argc, const char *const *argv, int *i,
 		    struct itrace_on_opts *o, char *err, size_t errlen)
 {
 	const char *a = argv[*i];
-	bool max = a[0] == 'm';
+	bool max = a[0] == 'm', func = a[0] == 'f';
+	bool given = max ? o->max != 0 : func ? o->func[0] != '\0' :
+			   (o->range.hi || o->range.map[0]);
 
-	if (max ? o->max : (o->range.hi || o->range.map[0])) {
+	if (given) {
 		snprintf(err, errlen, "itrace on: '%s' given twice", a);
 		return -1;
 	}
 	if (++*i == argc) {
 		snprintf(err, errlen, max ?
-			 "itrace on: max needs a record count (max 1000)" :
+			 "itrace on: max needs a record count (max 1000)" : func ?
+			 "itrace on: func needs a function name (func main)" :
 			 "itrace on: range needs 0xLO-0xHI or a mapping name");
 		return -1;
 	}
+	if (func)
+		return parse_func(argv[*i], o->func, err, errlen);
 	if (!max)
 		return parse_range(argv[*i], &o->range, err, errlen);
 	if (parse_uint(argv[*i], U32_MAX, false, &o->max)) {
@@ -266,7 +294,8 @@ static int parse_on(int argc, const char *const *argv,
 				return -1;
 			continue;
 		}
-		if (!strcmp(a, "max") || !strcmp(a, "range")) {
+		if (!strcmp(a, "max") || !strcmp(a, "range") ||
+		    !strcmp(a, "func")) {
 			if (on_value(argc, argv, &i, o, err, errlen))
 				return -1;
 			continue;
@@ -288,7 +317,7 @@ static int parse_on(int argc, const char *const *argv,
 				break;
 		if (f == ARRAY_SIZE(on_flags)) {
 			snprintf(err, errlen,
-				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec, kinds, max, range)",
+				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec, kinds, max, range, func)",
 				 a);
 			return -1;
 		}
@@ -297,6 +326,11 @@ static int parse_on(int argc, const char *const *argv,
 			return -1;
 		}
 		o->flags |= on_flags[f].flag;
+	}
+	if (o->func[0] && (o->flags & ITRACE_F_EXEC)) {
+		snprintf(err, errlen,
+			 "itrace on: func with follow-exec: not supported (the function is looked up once)");
+		return -1;
 	}
 	return 0;
 }

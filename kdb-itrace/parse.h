@@ -52,12 +52,16 @@ struct itrace_range {
 	char map[ITRACE_RANGE_NAME];
 };
 
+/* Longest function name `func` takes, without the NUL. */
+#define ITRACE_FUNC_NAME	63
+
 /* `on` options, kept per traced task and inherited by followed tasks */
 struct itrace_on_opts {
 	u32 flags;		/* ITRACE_F_* */
 	u32 kinds;		/* bit per enum itrace_kind to record */
 	u32 max;		/* record budget per task, 0: none */
 	struct itrace_range range;	/* record only transfers touching it */
+	char func[ITRACE_FUNC_NAME + 1];	/* trace only inside it, or "" */
 };
 
 struct itrace_cmd {
@@ -84,8 +88,8 @@ int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
  */
 void itrace_on_options(char *buf, size_t len, const struct itrace_on_opts *o);
 
-/* Room for the longest: every flag and kind, max 4294967295, a range. */
-#define ITRACE_ON_OPTS_MAX	200
+/* Room for the longest: every flag and kind, max, range and func. */
+#define ITRACE_ON_OPTS_MAX	280
 
 /* Defaults: every kind, no flags, no budget, no range. */
 void itrace_on_opts_init(struct itrace_on_opts *o);

@@ -53,7 +53,7 @@ static void rearm_work(struct callback_head *cb)
 		/* IRQs off: this CPU's ring is written from traps too */
 		local_irq_save(flags);
 		if (itrace_state(&s->state) == ITRACE_ARMED &&
-		    !READ_ONCE(itrace_shutdown)) {
+		    itrace_slot_stepping(s) && !READ_ONCE(itrace_shutdown)) {
 			/*
 			 * Still at the probe, the instruction did not run:
 			 * uprobes restarts it (a racing unregister), or the

@@ -19,7 +19,8 @@
  *                                  then releases the slot)
  *             ARMED -> STOPPING    `off`: the step bits go at the next trap
  *   stopped   STOPPING -> OFF      that trap (or a ptrace resume) dropped
- *                                  them
+ *                                  them; at once for a task waiting for
+ *                                  its function (`func`: none set)
  *   park      PENDING -> OFF       the arming work could not be queued
  *   restart   OFF -> PENDING       `on` again for a task that kept its slot
  *   exec      ARMED -> PENDING     follow-exec: the new image is armed by

@@ -128,6 +128,7 @@ struct itrace_slot *itrace_slot_claim(void)
 		if (READ_ONCE(s->task) || !itrace_slot_take_work(s))
 			continue;
 		if (READ_ONCE(s->rearm_queued) ||
+		    READ_ONCE(s->trig.registered) ||
 		    itrace_arch_slot_busy(&s->arch) ||
 		    !itrace_state_claim(&s->state)) {
 			WRITE_ONCE(s->work_queued, false);
@@ -161,6 +162,7 @@ unsigned int itrace_slots_free(void)
 		n += itrace_state(&s->state) == ITRACE_FREE &&
 		     !READ_ONCE(s->work_queued) && !READ_ONCE(s->task) &&
 		     !READ_ONCE(s->rearm_queued) &&
+		     !READ_ONCE(s->trig.registered) &&
 		     !itrace_arch_slot_busy(&s->arch);
 	}
 	return n;
@@ -172,6 +174,7 @@ void itrace_slot_opts(const struct itrace_slot *s, struct itrace_on_opts *o)
 	o->kinds = s->kinds;
 	o->max = s->max;
 	o->range = s->range;
+	memcpy(o->func, s->func, sizeof(o->func));
 }
 
 /* The mappings to name @r's addresses with, if its slot still has them. */
@@ -196,6 +199,7 @@ void itrace_slot_release(struct itrace_slot *s)
 	if (itrace_state_release(&s->state) == ITRACE_FREE)
 		return;
 	itrace_arch_slot_release(s);
+	itrace_trigger_release(s);
 	atomic_dec(&itrace_nr_live);
 	p = s->task;
 	WRITE_ONCE(s->task, NULL);

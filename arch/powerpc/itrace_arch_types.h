@@ -42,4 +42,8 @@ struct itrace_arch_slot {
 bool itrace_arch_slot_busy(const struct itrace_arch_slot *a);
 #define itrace_arch_slot_busy itrace_arch_slot_busy
 
+/* regs.c: ELFv2 local entry points (kdb-itrace/arch.h) */
+unsigned long itrace_arch_func_entry(unsigned long addr);
+#define itrace_arch_func_entry itrace_arch_func_entry
+
 #endif /* _ITRACE_ARCH_TYPES_H */

@@ -7,6 +7,7 @@
  */
 #include <linux/build_bug.h>
 #include <linux/kernel.h>
+#include <linux/uaccess.h>
 #include <asm/ptrace.h>
 #include "../../kdb-itrace/arch.h"
 
@@ -44,4 +45,29 @@ unsigned int itrace_arch_regs(const struct pt_regs *regs,
 	r = put(r, "orig_r3", regs->orig_gpr3);
 	r = put(r, "trap", regs->trap);
 	return r - out;
+}
+
+unsigned long itrace_arch_return_address(struct pt_regs *regs)
+{
+	return regs->link;
+}
+
+/*
+ * ELFv2: a function that sets up its TOC pointer starts with
+ * addis r2,r12,hi (position-independent) or lis r2,hi (static), then
+ * addi r2,r2,lo; calls from its own object enter past them (the local
+ * entry point): the entry to probe. Own context: the words may be paged
+ * in.
+ */
+unsigned long itrace_arch_func_entry(unsigned long addr)
+{
+	u32 w[2], hi;
+
+	if (copy_from_user(w, (const void __user *)addr, sizeof(w)))
+		return 0;
+	hi = w[0] & 0xffff0000;
+	if ((hi == 0x3c4c0000 || hi == 0x3c400000) &&
+	    (w[1] & 0xffff0000) == 0x38420000)
+		return 8;
+	return 0;
 }

@@ -2,9 +2,11 @@
 /*
  * x86-64 user registers for `itrace regs`: the pt_regs a task saved at
  * its last kernel entry, under gdb's names. Reads only: any context.
+ * And where a call returns to, at a function's entry (`func`).
  */
 #include <linux/build_bug.h>
 #include <linux/kernel.h>
+#include <linux/uaccess.h>
 #include <asm/ptrace.h>
 #include "../../kdb-itrace/arch.h"
 
@@ -35,4 +37,14 @@ unsigned int itrace_arch_regs(const struct pt_regs *regs,
 						      x86_regs[i].off);
 	}
 	return i;
+}
+
+/* At a function's entry the return address is the word at rsp. */
+unsigned long itrace_arch_return_address(struct pt_regs *regs)
+{
+	unsigned long ret;
+
+	if (get_user(ret, (unsigned long __user *)regs->sp))
+		return 0;
+	return ret;
 }

@@ -102,7 +102,7 @@ if [ "$ITRACE_KVARIANT" = debug ]; then
 	fi
 fi
 progs=()
-for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_syscall \
+for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_syscall tp_trig \
 	tp_cred; do
 	if [ $no_module -eq 1 ]; then
 		rm -f "$b/$p"

@@ -86,17 +86,18 @@ static void check_ok(const struct itrace_cmd *c, const struct words *w)
 				      ITRACE_F_EXEC)));
 	if (c->op != ITRACE_OP_ON)
 		FUZZ_ASSERT(!c->on.flags && !c->on.max && !c->on.range.hi &&
-			    !c->on.range.map[0]);
+			    !c->on.range.map[0] && !c->on.func[0]);
 	FUZZ_ASSERT(c->on.range.lo < c->on.range.hi || !c->on.range.hi);
 	FUZZ_ASSERT(!c->on.range.hi || !c->on.range.map[0]);
 	switch (c->op) {
 	case ITRACE_OP_ON:
 		/*
 		 * pid, at most one mode, each option at most once, and
-		 * "kinds", "max" and "range" take a second word: on PID
-		 * MODE threads follow follow-exec kinds K max N range R
+		 * "kinds", "max", "range" and "func" take a second word:
+		 * on PID MODE threads follow follow-exec kinds K max N
+		 * range R func F (func and follow-exec not together)
 		 */
-		FUZZ_ASSERT(w->argc >= 2 && w->argc <= 12);
+		FUZZ_ASSERT(w->argc >= 2 && w->argc <= 13);
 		FUZZ_ASSERT(c->pid > 0 && is_decimal(w->argv[1], c->pid));
 		break;
 	case ITRACE_OP_OFF:
@@ -150,7 +151,7 @@ static void check_round_trip(const struct itrace_cmd *c)
 		/* the options through their inverse, kinds included */
 		itrace_on_options(opts, sizeof(opts), &c->on);
 		if (strcmp(opts, "-")) {
-			n = itrace_split(opts, argv + argc, 9);
+			n = itrace_split(opts, argv + argc, 11);
 			FUZZ_ASSERT(n > 0);
 			argc += n;
 		}

@@ -71,7 +71,7 @@ if [ -z "$only" ] && [ "$ITRACE_KVARIANT" = debug ]; then
 	ppc64le) only="debug_canary tp_loop lifecycle signals exit_unload uprobe_resv atomic" ;;
 	*) only="debug_canary tp_loop bad_input running overflow lifecycle follow
 		signals exit_unload uprobe debugfs debugfs_stream debugfs_kdb atomic
-		lockdown_boot sym" ;;
+		lockdown_boot sym trigger" ;;
 	esac
 	only=$(echo $only)
 fi
@@ -135,6 +135,15 @@ if want sym; then
 				"$l.calls" "$l.stack"
 		} | sed "s/^PASS /PASS sym $m: /;s/^FAIL /FAIL sym $m: /" | tag
 	done
+fi
+# `func`: tp_trig traced whole, then only inside target (logs: trig-*)
+if want trigger; then
+	rm -f "$b"/logs/trig-*.log
+	vmtest trigger "$b/logs"
+	python3 "$top/tests/vm/trig_check.py" \
+		"0x$("${ITRACE_TOOLS}nm" "$b/tp_trig" | awk '$3 == "target" { print $1 }')" 4 \
+		"$b/logs/trig-full.log" "$b/logs/trig-func.log" |
+		sed 's/^PASS /PASS trigger: /;s/^FAIL /FAIL trigger: /' | tag
 fi
 want bad_input && vmtest bad_input
 want running && vmtest running "$b/tp_spin"

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Checks a `func` trigger's log against an untriggered run.
+
+FULL is the raw log (`itrace log -r`) of tp_trig traced whole in insn
+mode, TRIG that of the same program traced with `func target`. Being a
+static program it runs the same addresses both times, so TRIG must be
+exactly the records of FULL that lie inside target's outermost
+invocations: from the record of target's first instruction (where the
+uprobe sits: TARGET from nm, or POWER's local entry 8 bytes on, which
+TRIG's first record says) through the return that leaves that
+invocation, callees and recursion included, counted by call depth; a
+record of an instruction at the probe (the entry, and each recursive
+one) reads as `async`, the kind of a uprobe's step. ENTRIES is how many
+outermost invocations FULL must hold.
+
+usage: trig_check.py TARGET ENTRIES FULL TRIG
+"""
+import re
+import sys
+
+RAW = re.compile(r'^\d+ \d+ \d+ ([a-z-]+) 0x([0-9a-f]+) 0x([0-9a-f]+)$')
+
+
+def records(path):
+    out = []
+    for line in open(path):
+        m = RAW.match(line.strip())
+        if m:
+            out.append((m.group(1), int(m.group(2), 16), int(m.group(3), 16)))
+    return out
+
+
+def inside(full, probe):
+    """FULL's records inside the outermost invocations, and how many."""
+    out, n, depth, within = [], 0, 0, False
+    for kind, frm, to in full:
+        if not within:
+            if frm != probe:
+                continue
+            within, depth, n = True, 0, n + 1
+        out.append(('async' if frm == probe else kind, frm, to))
+        if kind in ('call', 'icall'):
+            depth += 1
+        elif kind == 'ret':
+            if depth == 0:
+                within = False
+            else:
+                depth -= 1
+    return out, n
+
+
+def main():
+    if len(sys.argv) != 5:
+        sys.exit(__doc__)
+    target, entries = int(sys.argv[1], 0), int(sys.argv[2])
+    full, trig = records(sys.argv[3]), records(sys.argv[4])
+    if not trig or trig[0][0] != 'async' or trig[0][1] not in (target,
+                                                              target + 8):
+        print('FAIL the triggered log does not start with the uprobe at '
+              'target 0x%x: %s' % (target, trig[:1]))
+        return 1
+    probe = trig[0][1]
+    want, n = inside(full, probe)
+    if n != entries:
+        print('FAIL the untriggered run enters target at 0x%x %d times, '
+              'want %d' % (probe, n, entries))
+        return 1
+    if trig != want:
+        for i, (a, b) in enumerate(zip(trig, want)):
+            if a != b:
+                break
+        else:
+            i = min(len(trig), len(want))
+        print('FAIL the triggered log (%d records) is not the %d records of '
+              'target\'s invocations in the untriggered run (%d); first '
+              'difference at record %d: %s, want %s' %
+              (len(trig), len(want), len(full), i,
+               trig[i] if i < len(trig) else None,
+               want[i] if i < len(want) else None))
+        return 1
+    print('PASS func target: exactly the %d records of its %d invocations '
+          '(probe 0x%x) of the untriggered run\'s %d, nothing from outside'
+          % (len(trig), n, probe, len(full)))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
