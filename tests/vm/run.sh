@@ -140,10 +140,13 @@ fi
 if want trigger; then
 	rm -f "$b"/logs/trig-*.log
 	vmtest trigger "$b/logs"
-	python3 "$top/tests/vm/trig_check.py" \
-		"0x$("${ITRACE_TOOLS}nm" "$b/tp_trig" | awk '$3 == "target" { print $1 }')" 4 \
-		"$b/logs/trig-full.log" "$b/logs/trig-func.log" |
-		sed 's/^PASS /PASS trigger: /;s/^FAIL /FAIL trigger: /' | tag
+	t=0x$("${ITRACE_TOOLS}nm" "$b/tp_trig" | awk '$3 == "target" { print $1 }')
+	{
+		python3 "$top/tests/vm/trig_check.py" "$t" 4 \
+			"$b/logs/trig-full.log" "$b/logs/trig-func.log"
+		python3 "$top/tests/vm/trig_check.py" --block "$t" 4 \
+			"$b/logs/trig-full.log" "$b/logs/trig-block.log"
+	} | sed 's/^PASS /PASS trigger: /;s/^FAIL /FAIL trigger: /' | tag
 fi
 want bad_input && vmtest bad_input
 want running && vmtest running "$b/tp_spin"

@@ -12,9 +12,10 @@ TRIG's first record says) through the return that leaves that
 invocation, callees and recursion included, counted by call depth; a
 record of an instruction at the probe (the entry, and each recursive
 one) reads as `async`, the kind of a uprobe's step. ENTRIES is how many
-outermost invocations FULL must hold.
+outermost invocations FULL must hold. With --block, TRIG is a block-mode
+run: those records less the ones block mode does not log (insn, jcc-nt).
 
-usage: trig_check.py TARGET ENTRIES FULL TRIG
+usage: trig_check.py [--block] TARGET ENTRIES FULL TRIG
 """
 import re
 import sys
@@ -51,10 +52,15 @@ def inside(full, probe):
 
 
 def main():
-    if len(sys.argv) != 5:
+    args = sys.argv[1:]
+    block = args[:1] == ['--block']
+    if block:
+        args = args[1:]
+    if len(args) != 4:
         sys.exit(__doc__)
-    target, entries = int(sys.argv[1], 0), int(sys.argv[2])
-    full, trig = records(sys.argv[3]), records(sys.argv[4])
+    target, entries = int(args[0], 0), int(args[1])
+    full, trig = records(args[2]), records(args[3])
+    mode = 'block' if block else 'insn'
     if not trig or trig[0][0] != 'async' or trig[0][1] not in (target,
                                                               target + 8):
         print('FAIL the triggered log does not start with the uprobe at '
@@ -62,6 +68,8 @@ def main():
         return 1
     probe = trig[0][1]
     want, n = inside(full, probe)
+    if block:
+        want = [r for r in want if r[0] not in ('insn', 'jcc-nt')]
     if n != entries:
         print('FAIL the untriggered run enters target at 0x%x %d times, '
               'want %d' % (probe, n, entries))
@@ -72,16 +80,16 @@ def main():
                 break
         else:
             i = min(len(trig), len(want))
-        print('FAIL the triggered log (%d records) is not the %d records of '
-              'target\'s invocations in the untriggered run (%d); first '
+        print('FAIL %s: the triggered log (%d records) is not the %d records '
+              'of target\'s invocations in the untriggered run (%d); first '
               'difference at record %d: %s, want %s' %
-              (len(trig), len(want), len(full), i,
+              (mode, len(trig), len(want), len(full), i,
                trig[i] if i < len(trig) else None,
                want[i] if i < len(want) else None))
         return 1
-    print('PASS func target: exactly the %d records of its %d invocations '
-          '(probe 0x%x) of the untriggered run\'s %d, nothing from outside'
-          % (len(trig), n, probe, len(full)))
+    print('PASS %s func target: exactly the %d records of its %d '
+          'invocations (probe 0x%x) of the untriggered insn run\'s %d, '
+          'nothing from outside' % (mode, len(trig), n, probe, len(full)))
     return 0
 
 
