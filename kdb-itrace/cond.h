@@ -164,4 +164,20 @@ void itrace_cond_print(const struct itrace_cond *c,
 		       const struct itrace_cond_regs *r, char *buf,
 		       size_t len);
 
+/* Do @a and @b run the same operations (whatever their unused tails)? */
+static inline bool itrace_cond_same(const struct itrace_cond *a,
+				    const struct itrace_cond *b)
+{
+	unsigned int i;
+
+	if (a->nr != b->nr || a->nr > ITRACE_COND_OPS)
+		return false;
+	for (i = 0; i < a->nr; i++)
+		if (a->op[i].code != b->op[i].code ||
+		    a->op[i].arg != b->op[i].arg ||
+		    a->op[i].imm != b->op[i].imm)
+			return false;
+	return true;
+}
+
 #endif /* _ITRACE_COND_H */

@@ -18,7 +18,6 @@
 #include "fuzz.h"
 #include "../../kdb-itrace/cond.h"
 
-#define MAX_WORDS	256
 #define ERRLEN		128	/* what the command parser hands in */
 #define PRINTLEN	4096	/* far more than 64 ops can print */
 #define PREFIX		"itrace on: condition: "
@@ -34,52 +33,6 @@ static const struct itrace_cond_regs x86 = {
 	.nr = ARRAY_SIZE(names),
 	.arg = { 9, 8, 7, 6, 10, 11 },
 };
-
-struct words {
-	int argc;
-	char *argv[MAX_WORDS];
-};
-
-/* As fuzz_parse.c: "" is no word, "\0" one empty word. */
-static void split(const u8 *data, size_t size, struct words *w)
-{
-	size_t start = 0, i;
-
-	w->argc = 0;
-	for (i = 0; start < size && w->argc < MAX_WORDS; i++) {
-		char *s;
-
-		if (i < size && data[i])
-			continue;
-		s = (char *)fuzz_alloc(i - start + 1);
-		memcpy(s, data + start, i - start);
-		s[i - start] = '\0';
-		w->argv[w->argc++] = s;
-		start = i + 1;
-	}
-}
-
-static void free_words(struct words *w)
-{
-	int i;
-
-	for (i = 0; i < w->argc; i++)
-		free(w->argv[i]);
-}
-
-static bool same(const struct itrace_cond *a, const struct itrace_cond *b)
-{
-	unsigned int i;
-
-	if (a->nr != b->nr)
-		return false;
-	for (i = 0; i < a->nr; i++)
-		if (a->op[i].code != b->op[i].code ||
-		    a->op[i].arg != b->op[i].arg ||
-		    a->op[i].imm != b->op[i].imm)
-			return false;
-	return true;
-}
 
 struct loader {
 	u64 seed;
@@ -172,14 +125,14 @@ static void check_print(const struct itrace_cond *c, const u64 *regs,
 	}
 	FUZZ_ASSERT(!itrace_cond_compile(&back, &x86, argc, argv,
 					 ITRACE_COND_KDB, err, sizeof(err)));
-	FUZZ_ASSERT(same(c, &back));
+	FUZZ_ASSERT(itrace_cond_same(c, &back));
 	FUZZ_ASSERT(eval(&back, regs, ctl) == want);
 	free(cut);
 	free(buf);
 }
 
 /* No word is empty: the same words joined by blanks, as one word. */
-static void check_one_word(const struct words *w, unsigned int flags,
+static void check_one_word(const struct fuzz_words *w, unsigned int flags,
 			   int ret, const struct itrace_cond *c,
 			   const char *err)
 {
@@ -200,7 +153,7 @@ static void check_one_word(const struct words *w, unsigned int flags,
 	argv[0] = one;
 	FUZZ_ASSERT(itrace_cond_compile(&c1, &x86, w->argc ? 1 : 0, argv,
 					flags, err1, sizeof(err1)) == ret);
-	FUZZ_ASSERT(same(c, &c1) && !strcmp(err, err1));
+	FUZZ_ASSERT(itrace_cond_same(c, &c1) && !strcmp(err, err1));
 	free(one);
 }
 
@@ -212,10 +165,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	u64 regs[ARRAY_SIZE(names)];
 	struct itrace_cond c, c2;
 	char *err, *err2;
-	struct words w;
+	struct fuzz_words w;
 	int ret, ret2, v;
 
-	split(size ? data + 1 : data, size ? size - 1 : 0, &w);
+	fuzz_split(size ? data + 1 : data, size ? size - 1 : 0, &w);
 	err = (char *)fuzz_alloc(ERRLEN);
 	err2 = (char *)fuzz_alloc(errlen2);
 
@@ -242,7 +195,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	ret2 = itrace_cond_compile(&c2, &x86, w.argc,
 				   (const char *const *)w.argv, flags, err2,
 				   errlen2);
-	FUZZ_ASSERT(ret2 == ret && same(&c, &c2));
+	FUZZ_ASSERT(ret2 == ret && itrace_cond_same(&c, &c2));
 	FUZZ_ASSERT(strlen(err2) == strnlen(err, errlen2 - 1));
 	FUZZ_ASSERT(!strncmp(err2, err, errlen2 - 1));
 
@@ -250,6 +203,6 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	free(err2);
 	free(err);
-	free_words(&w);
+	fuzz_free_words(&w);
 	return 0;
 }

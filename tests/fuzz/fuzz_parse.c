@@ -14,43 +14,7 @@
 #include "fuzz.h"
 #include "../../kdb-itrace/parse.h"
 
-#define MAX_WORDS	256
 #define KDB_ERRLEN	128	/* the buffer kdb_cmd.c hands in */
-
-struct words {
-	int argc;
-	char *argv[MAX_WORDS];
-};
-
-/*
- * Each word ends at a NUL byte or at the end of the input, so "" is no
- * word at all and "\0" one empty word. Past MAX_WORDS the rest is dropped.
- */
-static void split(const u8 *data, size_t size, struct words *w)
-{
-	size_t start = 0, i;
-
-	w->argc = 0;
-	for (i = 0; start < size && w->argc < MAX_WORDS; i++) {
-		char *s;
-
-		if (i < size && data[i])
-			continue;
-		s = (char *)fuzz_alloc(i - start + 1);
-		memcpy(s, data + start, i - start);
-		s[i - start] = '\0';
-		w->argv[w->argc++] = s;
-		start = i + 1;
-	}
-}
-
-static void free_words(struct words *w)
-{
-	int i;
-
-	for (i = 0; i < w->argc; i++)
-		free(w->argv[i]);
-}
 
 static bool same_cmd(const struct itrace_cmd *a, const struct itrace_cmd *b)
 {
@@ -71,7 +35,7 @@ static bool is_decimal(const char *s, long long v)
 }
 
 /* Ranges, and the fields an op does not use left at zero. */
-static void check_ok(const struct itrace_cmd *c, const struct words *w)
+static void check_ok(const struct itrace_cmd *c, const struct fuzz_words *w)
 {
 	FUZZ_ASSERT(c->pid >= 0 && c->pid <= ITRACE_PID_MAX);
 	FUZZ_ASSERT(c->mode == ITRACE_MODE_INSN ||
@@ -194,12 +158,12 @@ static void check_err(const char *err, size_t errlen)
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct itrace_cmd cmd, cmd2;
-	struct words w;
+	struct fuzz_words w;
 	char *err, *err2;
 	size_t errlen2 = 1 + size % 64;
 	int ret, ret2;
 
-	split(data, size, &w);
+	fuzz_split(data, size, &w);
 	err = (char *)fuzz_alloc(KDB_ERRLEN);
 	err2 = (char *)fuzz_alloc(errlen2);
 
@@ -223,6 +187,6 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	free(err2);
 	free(err);
-	free_words(&w);
+	fuzz_free_words(&w);
 	return 0;
 }

@@ -125,20 +125,6 @@ static int compile(const char *line, unsigned int flags,
 	return compile_r(line, &x86, flags, c, err, 160);
 }
 
-static bool same(const struct itrace_cond *a, const struct itrace_cond *b)
-{
-	unsigned int i;
-
-	if (a->nr != b->nr)
-		return false;
-	for (i = 0; i < a->nr; i++)
-		if (a->op[i].code != b->op[i].code ||
-		    a->op[i].arg != b->op[i].arg ||
-		    a->op[i].imm != b->op[i].imm)
-			return false;
-	return true;
-}
-
 /*
  * A model of kdb's word splitting: the tokenizer at the top of
  * kdb_parse() (kernel/debug/kdb/kdb_main.c, 6.1; 6.12's is the same),
@@ -248,7 +234,7 @@ static bool round_trip(const struct itrace_cond *c,
 	itrace_cond_print(c, r, printed, len);
 	return !strpbrk(printed, "=|#\\'\"") &&
 	       !compile_r(printed, r, ITRACE_COND_KDB, &back, err,
-			  sizeof(err)) && same(c, &back);
+			  sizeof(err)) && itrace_cond_same(c, &back);
 }
 
 struct eval_case {
@@ -484,7 +470,7 @@ static void test_print(void)
 			printf("    got '%s'\n", printed);
 		snprintf(name, sizeof(name), "'%s' typed at kdb", p->printed);
 		CHECK(name, !compile_kdb(p->printed, &back, err, &grep) &&
-		      !grep && same(&c, &back));
+		      !grep && itrace_cond_same(&c, &back));
 	}
 	memset(&c, 0, sizeof(c));
 	itrace_cond_print(&c, &x86, printed, sizeof(printed));
@@ -624,13 +610,13 @@ static void test_words(void)
 	CHECK("one word is the same as many",
 	      !itrace_cond_compile(&a, &x86, 1, one, 0, err, sizeof(err)) &&
 	      !itrace_cond_compile(&b, &x86, ARRAY_SIZE(many), many, 0, err,
-				   sizeof(err)) && same(&a, &b) && a.nr == 11);
+				   sizeof(err)) && itrace_cond_same(&a, &b) && a.nr == 11);
 	CHECK("quotes may span words",
 	      !itrace_cond_compile(&a, &x86, 3, quoted, 0, err, sizeof(err)) &&
-	      !compile("arg0 eq 5", 0, &b, err) && same(&a, &b));
+	      !compile("arg0 eq 5", 0, &b, err) && itrace_cond_same(&a, &b));
 	CHECK("blanks inside a word separate tokens",
 	      !itrace_cond_compile(&a, &x86, 1, tabs, 0, err, sizeof(err)) &&
-	      same(&a, &b));
+	      itrace_cond_same(&a, &b));
 }
 
 static void test_bad(void)
@@ -923,7 +909,7 @@ static void test_kdb(void)
 			 spellings[i].kdb, spellings[i].debugfs);
 		CHECK(name, !compile_kdb(spellings[i].kdb, &k, err, &grep) &&
 		      !grep && !compile(spellings[i].debugfs, 0, &d, err2) &&
-		      same(&k, &d));
+		      itrace_cond_same(&k, &d));
 		if (err[0] || err2[0])
 			printf("    %s / %s\n", err, err2);
 		if (!spellings[i].both)
@@ -931,7 +917,7 @@ static void test_kdb(void)
 		snprintf(name, sizeof(name), "kdb spelling '%s' works from debugfs",
 			 spellings[i].kdb);
 		CHECK(name, !compile(spellings[i].kdb, 0, &d, err) &&
-		      same(&k, &d));
+		      itrace_cond_same(&k, &d));
 	}
 	for (i = 0; i < ARRAY_SIZE(mangled); i++) {
 		snprintf(name, sizeof(name), "kdb refuses '%s'",
@@ -943,7 +929,7 @@ static void test_kdb(void)
 	/* || as a word: kdb never passes the rest (cond.h says so) */
 	CHECK("kdb: '||' as a word cuts the condition (kdb greps)",
 	      !compile_kdb("arg0 eq 1 || arg1 eq 2", &k, err, &grep) && grep &&
-	      !compile("arg0 eq 1", 0, &d, err) && same(&k, &d));
+	      !compile("arg0 eq 1", 0, &d, err) && itrace_cond_same(&k, &d));
 	/* room: 19 words, 200 bytes */
 	CHECK("kdb: 13 words after 'if'",
 	      !compile_kdb("arg0 eq 1 and arg1 eq 2 and arg2 eq 3 and 1",
