@@ -8,6 +8,7 @@
 #define _ITRACE_H
 
 #include <linux/atomic.h>
+#include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/task_work.h>
 #include "arch.h"
@@ -147,7 +148,6 @@ void itrace_disarm_all_stopped(void);
 
 /* trigger.c: `func` */
 bool itrace_trigger_setup(struct itrace_slot *s);
-bool itrace_trigger_left(struct itrace_slot *s, struct pt_regs *regs);
 void itrace_trigger_release(struct itrace_slot *s);
 void itrace_trigger_status(const struct itrace_slot *s, char *buf,
 			   size_t len);
@@ -160,6 +160,28 @@ static inline bool itrace_slot_stepping(const struct itrace_slot *s)
 	u8 t = READ_ONCE(s->trig.state);
 
 	return t == ITRACE_TRIG_NONE || t == ITRACE_TRIG_INSIDE;
+}
+
+/*
+ * Trap context, every step: has the step in @regs left the `func`
+ * invocation's frame (stack pointer above the entry's, or at it and back
+ * at the return address)? Then the slot waits for the next entry. Inline:
+ * without `func` it is one compare.
+ */
+static inline bool itrace_trigger_left(struct itrace_slot *s,
+				       struct pt_regs *regs)
+{
+	struct itrace_trigger *t = &s->trig;
+	unsigned long sp;
+
+	if (t->state != ITRACE_TRIG_INSIDE)
+		return false;
+	sp = user_stack_pointer(regs);
+	if (sp < t->entry_sp ||
+	    (sp == t->entry_sp && instruction_pointer(regs) != t->ret_ip))
+		return false;
+	WRITE_ONCE(t->state, ITRACE_TRIG_WAITING);
+	return true;
 }
 
 /* rearm.c: the uprobes hand-off */

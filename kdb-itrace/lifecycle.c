@@ -111,6 +111,7 @@ static void range_resolve(struct itrace_slot *s)
 static void itrace_arm_work(struct callback_head *cb)
 {
 	struct itrace_slot *s = container_of(cb, struct itrace_slot, work);
+	bool now;
 
 	if (s->task == current && (current->flags & PF_EXITING)) {
 		/*
@@ -124,11 +125,9 @@ static void itrace_arm_work(struct callback_head *cb)
 			itrace_maps_take(&s->map);
 			range_resolve(s);
 			/* stepping now, or at the function's first entry */
-			if (itrace_trigger_setup(s) &&
-			    itrace_state_arm(&s->state))
+			now = itrace_trigger_setup(s);
+			if (itrace_state_arm(&s->state) && now)
 				itrace_arch_arm_current(s);
-			else if (s->func[0])
-				itrace_state_arm(&s->state);
 		}
 		/* `off` before we got here: nothing was armed */
 		if (itrace_state(&s->state) == ITRACE_STOPPING)

@@ -109,6 +109,17 @@ bool itrace_slot_take_work(struct itrace_slot *s)
 }
 
 /*
+ * Is something of the slot's last task still in use: its re-arm work
+ * queued, its uprobe not yet unregistered, or arch state (a task_work)?
+ * Such a slot must not be claimed for another task.
+ */
+static bool slot_busy(const struct itrace_slot *s)
+{
+	return READ_ONCE(s->rearm_queued) || READ_ONCE(s->trig.registered) ||
+	       itrace_arch_slot_busy(&s->arch);
+}
+
+/*
  * kdb, debugfs or fork: take a FREE slot whose task_work is not still
  * queued on some task (its callback_head is in use until the callback
  * has run). The slot comes with its callback taken.
@@ -127,10 +138,7 @@ struct itrace_slot *itrace_slot_claim(void)
 		/* a task pointer on a FREE slot: release in progress */
 		if (READ_ONCE(s->task) || !itrace_slot_take_work(s))
 			continue;
-		if (READ_ONCE(s->rearm_queued) ||
-		    READ_ONCE(s->trig.registered) ||
-		    itrace_arch_slot_busy(&s->arch) ||
-		    !itrace_state_claim(&s->state)) {
+		if (slot_busy(s) || !itrace_state_claim(&s->state)) {
 			WRITE_ONCE(s->work_queued, false);
 			continue;
 		}
@@ -161,9 +169,7 @@ unsigned int itrace_slots_free(void)
 
 		n += itrace_state(&s->state) == ITRACE_FREE &&
 		     !READ_ONCE(s->work_queued) && !READ_ONCE(s->task) &&
-		     !READ_ONCE(s->rearm_queued) &&
-		     !READ_ONCE(s->trig.registered) &&
-		     !itrace_arch_slot_busy(&s->arch);
+		     !slot_busy(s);
 	}
 	return n;
 }

@@ -65,21 +65,6 @@ static int trig_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 	return 0;
 }
 
-/* Trap context: has the step in @regs left the invocation's frame? */
-bool itrace_trigger_left(struct itrace_slot *s, struct pt_regs *regs)
-{
-	struct itrace_trigger *t = &s->trig;
-	unsigned long sp = user_stack_pointer(regs);
-
-	if (t->state != ITRACE_TRIG_INSIDE)
-		return false;
-	if (sp < t->entry_sp ||
-	    (sp == t->entry_sp && instruction_pointer(regs) != t->ret_ip))
-		return false;
-	WRITE_ONCE(t->state, ITRACE_TRIG_WAITING);
-	return true;
-}
-
 static void unregister_now(struct itrace_trigger *t)
 {
 	if (!READ_ONCE(t->registered))
