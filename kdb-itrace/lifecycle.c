@@ -111,7 +111,7 @@ static void range_resolve(struct itrace_slot *s)
 static void itrace_arm_work(struct callback_head *cb)
 {
 	struct itrace_slot *s = container_of(cb, struct itrace_slot, work);
-	bool now;
+	bool now, armed = false;
 
 	if (s->task == current && (current->flags & PF_EXITING)) {
 		/*
@@ -126,11 +126,16 @@ static void itrace_arm_work(struct callback_head *cb)
 			range_resolve(s);
 			/* stepping now, or at the function's first entry */
 			now = itrace_trigger_setup(s);
-			if (itrace_state_arm(&s->state) && now)
+			armed = itrace_state_arm(&s->state);
+			if (armed && now)
 				itrace_arch_arm_current(s);
 		}
-		/* `off` before we got here: nothing was armed */
-		if (itrace_state(&s->state) == ITRACE_STOPPING)
+		/*
+		 * `off` before we got here: nothing was armed. Not after we
+		 * armed: an `off` since then (another CPU) leaves the step
+		 * bit to the next trap, which needs the slot to claim it.
+		 */
+		if (!armed && itrace_state(&s->state) == ITRACE_STOPPING)
 			itrace_slot_release(s);
 	}
 	itrace_work_done(&s->work_queued);
