@@ -37,6 +37,7 @@ struct itrace_slot {
 	u32 max;			/* record budget per `on`, 0: none */
 	u32 budget;			/* of which this many are left */
 	char func[ITRACE_FUNC_NAME + 1];	/* `func`, or "" */
+	u32 count;			/* its first N entries only, 0: all */
 	struct itrace_trigger trig;	/* its state (trigger.c) */
 	bool work_queued;		/* work below is on the task's list */
 	bool rearm_queued;		/* rearm_work is on the task's list */
@@ -165,7 +166,8 @@ static inline bool itrace_slot_stepping(const struct itrace_slot *s)
 /*
  * Trap context, every step: has the step in @regs left the `func`
  * invocation's frame (stack pointer above the entry's, or at it and back
- * at the return address)? Then the slot waits for the next entry. Inline:
+ * at the return address)? Then the slot waits for the next entry, or
+ * with `count N` after the Nth is done with its function. Inline:
  * without `func` it is one compare.
  */
 static inline bool itrace_trigger_left(struct itrace_slot *s,
@@ -180,7 +182,9 @@ static inline bool itrace_trigger_left(struct itrace_slot *s,
 	if (sp < t->entry_sp ||
 	    (sp == t->entry_sp && instruction_pointer(regs) != t->ret_ip))
 		return false;
-	WRITE_ONCE(t->state, ITRACE_TRIG_WAITING);
+	/* entries counts this invocation: the last one allowed? */
+	WRITE_ONCE(t->state, s->count && t->entries >= s->count ?
+			     ITRACE_TRIG_DONE : ITRACE_TRIG_WAITING);
 	return true;
 }
 

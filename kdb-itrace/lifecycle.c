@@ -193,6 +193,7 @@ struct itrace_slot *itrace_start(struct task_struct *p,
 	s->ended = ITRACE_END_NONE;
 	s->range = o->range;
 	memcpy(s->func, o->func, sizeof(s->func));
+	s->count = o->count;
 	WRITE_ONCE(s->trig.state, o->func[0] ? ITRACE_TRIG_SETUP :
 						ITRACE_TRIG_NONE);
 	/* an address range now; a mapping's once its maps are taken */

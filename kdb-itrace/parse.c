@@ -18,7 +18,8 @@ const char *const itrace_help_lines[] = {
 	"                              range LO-HI (hex) or range <mapping> (as the log names it, e.g. libc.so.6):",
 	"                              record only transfers from or to it;",
 	"                              func F: run untraced until function F (a symbol of the program or a library)",
-	"                              is entered, trace inside it until that call returns, again at each entry",
+	"                              is entered, trace inside it until that call returns, again at each entry;",
+	"                              count N (with func): only its first N entries",
 	"itrace off <pid>|all          stop tracing <pid> (a tid, or every traced thread of process <pid>), or every task",
 	"itrace status                 traced tasks, modes, step/record/drop counts",
 	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs, of <pid> (a tid or a process);",
@@ -120,8 +121,11 @@ void itrace_on_options(char *buf, size_t len, const struct itrace_on_opts *o)
 		w += range_str(buf + w, len - w, &o->range);
 	}
 	if (o->func[0])
-		scnprintf(buf + w, len - w, "%sfunc %.*s", w ? " " : "",
-			  ITRACE_FUNC_NAME, o->func);
+		w += scnprintf(buf + w, len - w, "%sfunc %.*s", w ? " " : "",
+			       ITRACE_FUNC_NAME, o->func);
+	if (o->count)
+		scnprintf(buf + w, len - w, "%scount %u", w ? " " : "",
+			  o->count);
 	if (!buf[0])
 		scnprintf(buf, len, "-");
 }
@@ -226,36 +230,81 @@ static int parse_func(const char *a, char *func, char *err, size_t errlen)
 	return 0;
 }
 
-/* `max N`, `range R` or `func F` at argv[*i], its value the next word */
-static int on_value(int argc, const char *const *argv, int *i,
-		    struct itrace_on_opts *o, char *err, size_t errlen)
+static int val_max(const char *v, struct itrace_on_opts *o, char *err,
+		   size_t errlen)
 {
-	const char *a = argv[*i];
-	bool max = a[0] == 'm', func = a[0] == 'f';
-	bool given = max ? o->max != 0 : func ? o->func[0] != '\0' :
-			   (o->range.hi || o->range.map[0]);
+	if (!parse_uint(v, U32_MAX, false, &o->max))
+		return 0;
+	snprintf(err, errlen, "itrace on: bad max '%s' (a record count, 1..%u)",
+		 v, U32_MAX);
+	return -1;
+}
 
-	if (given) {
-		snprintf(err, errlen, "itrace on: '%s' given twice", a);
+static int val_count(const char *v, struct itrace_on_opts *o, char *err,
+		     size_t errlen)
+{
+	if (!parse_uint(v, U32_MAX, false, &o->count))
+		return 0;
+	snprintf(err, errlen, "itrace on: bad count '%s' (a number of entries, 1..%u)",
+		 v, U32_MAX);
+	return -1;
+}
+
+static int val_range(const char *v, struct itrace_on_opts *o, char *err,
+		     size_t errlen)
+{
+	return parse_range(v, &o->range, err, errlen);
+}
+
+static int val_func(const char *v, struct itrace_on_opts *o, char *err,
+		    size_t errlen)
+{
+	return parse_func(v, o->func, err, errlen);
+}
+
+/* The options that take a value, the next word. */
+static const struct {
+	const char *word;
+	const char *needs;	/* the line when the value is missing */
+	int (*parse)(const char *v, struct itrace_on_opts *o, char *err,
+		     size_t errlen);
+} on_values[] = {
+	{ "max", "max needs a record count (max 1000)", val_max },
+	{ "range", "range needs 0xLO-0xHI or a mapping name", val_range },
+	{ "func", "func needs a function name (func main)", val_func },
+	{ "count", "count needs a number of entries (count 2)", val_count },
+};
+
+/*
+ * on_values[@v] at argv[*i]; *@seen has a bit per on_values entry given
+ * so far. Returns 0 with *@i at its value, or -1 after one error line.
+ */
+static int on_value(int argc, const char *const *argv, int *i,
+		    unsigned int v, u32 *seen, struct itrace_on_opts *o,
+		    char *err, size_t errlen)
+{
+	if (*seen & (1u << v)) {
+		snprintf(err, errlen, "itrace on: '%s' given twice",
+			 on_values[v].word);
 		return -1;
 	}
+	*seen |= 1u << v;
 	if (++*i == argc) {
-		snprintf(err, errlen, max ?
-			 "itrace on: max needs a record count (max 1000)" : func ?
-			 "itrace on: func needs a function name (func main)" :
-			 "itrace on: range needs 0xLO-0xHI or a mapping name");
+		snprintf(err, errlen, "itrace on: %s", on_values[v].needs);
 		return -1;
 	}
-	if (func)
-		return parse_func(argv[*i], o->func, err, errlen);
-	if (!max)
-		return parse_range(argv[*i], &o->range, err, errlen);
-	if (parse_uint(argv[*i], U32_MAX, false, &o->max)) {
-		snprintf(err, errlen, "itrace on: bad max '%s' (a record count, 1..%u)",
-			 argv[*i], U32_MAX);
-		return -1;
-	}
-	return 0;
+	return on_values[v].parse(argv[*i], o, err, errlen);
+}
+
+/* Which on_values entry @a is, or ARRAY_SIZE(on_values). */
+static unsigned int on_value_of(const char *a)
+{
+	unsigned int v;
+
+	for (v = 0; v < ARRAY_SIZE(on_values); v++)
+		if (!strcmp(a, on_values[v].word))
+			break;
+	return v;
 }
 
 /* Options after the pid, in any order, each at most once. */
@@ -264,6 +313,8 @@ static int parse_on(int argc, const char *const *argv,
 {
 	bool have_mode = false, have_kinds = false;
 	struct itrace_on_opts *o = &cmd->on;
+	unsigned int v;
+	u32 seen = 0;
 	int i;
 	size_t f;
 
@@ -294,9 +345,9 @@ static int parse_on(int argc, const char *const *argv,
 				return -1;
 			continue;
 		}
-		if (!strcmp(a, "max") || !strcmp(a, "range") ||
-		    !strcmp(a, "func")) {
-			if (on_value(argc, argv, &i, o, err, errlen))
+		v = on_value_of(a);
+		if (v < ARRAY_SIZE(on_values)) {
+			if (on_value(argc, argv, &i, v, &seen, o, err, errlen))
 				return -1;
 			continue;
 		}
@@ -317,7 +368,7 @@ static int parse_on(int argc, const char *const *argv,
 				break;
 		if (f == ARRAY_SIZE(on_flags)) {
 			snprintf(err, errlen,
-				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec, kinds, max, range, func)",
+				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count)",
 				 a);
 			return -1;
 		}
@@ -326,6 +377,11 @@ static int parse_on(int argc, const char *const *argv,
 			return -1;
 		}
 		o->flags |= on_flags[f].flag;
+	}
+	if (o->count && !o->func[0]) {
+		snprintf(err, errlen,
+			 "itrace on: count needs func (count N: the function's first N entries)");
+		return -1;
 	}
 	if (o->func[0] && (o->flags & ITRACE_F_EXEC)) {
 		snprintf(err, errlen,

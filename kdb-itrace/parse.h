@@ -62,6 +62,7 @@ struct itrace_on_opts {
 	u32 max;		/* record budget per task, 0: none */
 	struct itrace_range range;	/* record only transfers touching it */
 	char func[ITRACE_FUNC_NAME + 1];	/* trace only inside it, or "" */
+	u32 count;		/* func: only its first N entries, 0: all */
 };
 
 struct itrace_cmd {
@@ -84,12 +85,13 @@ int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
 /*
  * The inverse for `on`: the option words of @o as the parser reads
  * them, in canonical order ("threads follow-exec kinds call,ret max 500
- * range libc.so.6"), or "-" for none (the status column). Cut to @len.
+ * range libc.so.6 func f count 2"), or "-" for none (the status
+ * column). Cut to @len.
  */
 void itrace_on_options(char *buf, size_t len, const struct itrace_on_opts *o);
 
-/* Room for the longest: every flag and kind, max, range and func. */
-#define ITRACE_ON_OPTS_MAX	280
+/* Room for the longest: every flag and kind, max, range, func and count. */
+#define ITRACE_ON_OPTS_MAX	300
 
 /* Defaults: every kind, no flags, no budget, no range. */
 void itrace_on_opts_init(struct itrace_on_opts *o);

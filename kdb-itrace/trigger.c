@@ -38,13 +38,14 @@ static bool trig_filter(ITRACE_UPROBE_FILTER_ARGS)
 	int st = itrace_state(&s->state);
 
 	return mm == READ_ONCE(s->trig.mm) && !READ_ONCE(itrace_shutdown) &&
-	       (st == ITRACE_PENDING || st == ITRACE_ARMED);
+	       (st == ITRACE_PENDING || st == ITRACE_ARMED) &&
+	       READ_ONCE(s->trig.state) != ITRACE_TRIG_DONE;
 }
 
 /*
- * Fork copies the breakpoint into the child, and `off` leaves it in the
- * task: either way not ours to act on, and the filter then agrees to
- * take it out of that mm (UPROBE_HANDLER_REMOVE).
+ * Fork copies the breakpoint into the child, `off` leaves it in the
+ * task, and so does `count N` once done: none ours to act on, and the
+ * filter then agrees to take it out of that mm (UPROBE_HANDLER_REMOVE).
  */
 static int trig_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
@@ -53,7 +54,8 @@ static int trig_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 
 	if (READ_ONCE(s->task) != current ||
 	    itrace_state(&s->state) != ITRACE_ARMED ||
-	    READ_ONCE(itrace_shutdown))
+	    READ_ONCE(itrace_shutdown) ||
+	    READ_ONCE(t->state) == ITRACE_TRIG_DONE)
 		return UPROBE_HANDLER_REMOVE;
 	if (READ_ONCE(t->state) != ITRACE_TRIG_WAITING)
 		return 0;	/* recursion: the outer call goes on */
@@ -207,6 +209,7 @@ static const char *const trig_names[] = {
 	[ITRACE_TRIG_WAITING] = "waiting",
 	[ITRACE_TRIG_INSIDE] = "inside",
 	[ITRACE_TRIG_FAILED] = "failed",
+	[ITRACE_TRIG_DONE] = "done",
 };
 
 /* `status`: "func F (where): waiting, N entries" or why it failed. */

@@ -11,6 +11,8 @@
  *                         starts from task_work, as after any uprobe)
  *   INSIDE -> WAITING     the step trap after the return (or a longjmp)
  *                         out of the entry's frame
+ *   INSIDE -> DONE        the same, for the last entry `count N` allows:
+ *                         the uprobe's next hit takes it out of the mm
  * An entry while INSIDE (recursion) changes nothing. Only the slot's own
  * task writes these, in its uprobe handler, task_work or step trap.
  */
@@ -27,6 +29,7 @@ enum itrace_trig_state {
 	ITRACE_TRIG_WAITING,
 	ITRACE_TRIG_INSIDE,
 	ITRACE_TRIG_FAILED,
+	ITRACE_TRIG_DONE,	/* `count N` entries done: no more */
 };
 
 struct itrace_trigger {

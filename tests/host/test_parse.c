@@ -90,13 +90,13 @@ static const struct bad_case bad_cases[] = {
 	{ "on 4194305", "itrace on: bad pid '4194305'" },
 	{ "on 99999999999999999999", "itrace on: bad pid '99999999999999999999'" },
 	{ "on 0x10", "itrace on: bad pid '0x10'" },
-	{ "on 12 fast", "itrace on: bad option 'fast' (insn, block, threads, follow, follow-exec, kinds, max, range, func)" },
-	{ "on 12 block extra", "itrace on: bad option 'extra' (insn, block, threads, follow, follow-exec, kinds, max, range, func)" },
+	{ "on 12 fast", "itrace on: bad option 'fast' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count)" },
+	{ "on 12 block extra", "itrace on: bad option 'extra' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count)" },
 	{ "on 12 block insn", "itrace on: 'insn': mode already given" },
 	{ "on 12 insn insn", "itrace on: 'insn': mode already given" },
 	{ "on 12 threads follow threads", "itrace on: 'threads' given twice" },
-	{ "on 12 Threads", "itrace on: bad option 'Threads' (insn, block, threads, follow, follow-exec, kinds, max, range, func)" },
-	{ "on 12 follow-", "itrace on: bad option 'follow-' (insn, block, threads, follow, follow-exec, kinds, max, range, func)" },
+	{ "on 12 Threads", "itrace on: bad option 'Threads' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count)" },
+	{ "on 12 follow-", "itrace on: bad option 'follow-' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count)" },
 	{ "on threads 12", "itrace on: bad pid 'threads'" },
 	{ "on 12 kinds", "itrace on: kinds needs a list (kinds call,ret or kinds none)" },
 	{ "on 12 kinds call,", "itrace on: bad kind '' in kinds (itrace help)" },
@@ -127,6 +127,14 @@ static const struct bad_case bad_cases[] = {
 	{ "on 12 func 0123456789012345678901234567890123456789012345678901234567890123",
 	  "itrace on: bad func '0123456789012345678901234567890123456789012345678901234567890123' (a symbol, at most 63 characters)" },
 	{ "on 12 func main follow-exec", "itrace on: func with follow-exec: not supported (the function is looked up once)" },
+	{ "on 12 count 2", "itrace on: count needs func (count N: the function's first N entries)" },
+	{ "on 12 max 5 count 1", "itrace on: count needs func (count N: the function's first N entries)" },
+	{ "on 12 func f count", "itrace on: count needs a number of entries (count 2)" },
+	{ "on 12 func f count 0", "itrace on: bad count '0' (a number of entries, 1..4294967295)" },
+	{ "on 12 func f count -1", "itrace on: bad count '-1' (a number of entries, 1..4294967295)" },
+	{ "on 12 func f count 4294967296", "itrace on: bad count '4294967296' (a number of entries, 1..4294967295)" },
+	{ "on 12 func f count 2 count 3", "itrace on: 'count' given twice" },
+	{ "on 12 count 2 func f count 2", "itrace on: 'count' given twice" },
 	{ "off", "itrace off: missing pid or 'all' (itrace off <pid>|all)" },
 	{ "off x", "itrace off: bad pid 'x'" },
 	{ "off all 3", "itrace off: unexpected argument '3'" },
@@ -216,6 +224,8 @@ static void test_on_options(void)
 		  "kinds call range 0x0-0xffffffffffffffff" },
 		{ "on 5 range ld-linux-x86-64.so.2", "range ld-linux-x86-64.so.2" },
 		{ "on 5 func target threads max 9", "threads max 9 func target" },
+		{ "on 5 count 2 func target", "func target count 2" },
+		{ "on 5 count 4294967295 max 1 func t block", "max 1 func t count 4294967295" },
 		{ "on 5 func _ZN3foo3barEv range tp kinds call",
 		  "kinds call range tp func _ZN3foo3barEv" },
 	};
@@ -301,7 +311,7 @@ int main(void)
 	}
 	for (i = 0; itrace_help_lines[i]; i++)
 		;
-	CHECK("help has the expected line count", i == 20);
+	CHECK("help has the expected line count", i == 21);
 	test_split();
 	test_on_options();
 	return check_failed ? 1 : 0;

@@ -148,6 +148,8 @@ if want trigger; then
 			"$b/logs/trig-full.log" "$b/logs/trig-block.log"
 		python3 "$top/tests/vm/trig_check.py" "$t" 4 \
 			"$b/logs/trig-full.log" "$b/logs/trig-func2.log"
+		python3 "$top/tests/vm/trig_check.py" --count 2 "$t" 4 \
+			"$b/logs/trig-full.log" "$b/logs/trig-count.log"
 	} | sed 's/^PASS /PASS trigger: /;s/^FAIL /FAIL trigger: /' | tag
 fi
 want bad_input && vmtest bad_input
