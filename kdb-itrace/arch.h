@@ -151,6 +151,12 @@ struct itrace_reg {
 #define ITRACE_REGS_MAX		48
 
 /*
+ * The names, among itrace_arch_regs()', of the ABI's first six argument
+ * registers at a function's entry: arg0..arg5 of `if` conditions.
+ */
+extern const char *const itrace_arch_arg_regs[6];
+
+/*
  * Any context, reads only: the user registers saved in @regs (a task's
  * pt_regs at its kernel entry), the instruction pointer first, then in
  * the order gdb shows them. Returns how many (at most ITRACE_REGS_MAX).

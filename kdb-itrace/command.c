@@ -59,7 +59,7 @@ static void slot_note(struct itrace_ctx *ctx, const struct itrace_slot *s,
  */
 static void slot_notes(struct itrace_ctx *ctx)
 {
-	char line[160];
+	char line[320];
 	unsigned int i;
 
 	for (i = 0; i < itrace_nr_slots; i++) {

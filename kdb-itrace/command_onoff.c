@@ -132,6 +132,10 @@ static void print_armed(const struct itrace_cmd *cmd, struct itrace_slot *s,
 	itrace_on_options(opts, sizeof(opts), &cmd->on);
 	if (strcmp(opts, "-"))
 		outf(ctx, ", %s", opts);
+	if (cmd->on.cond) {
+		itrace_trigger_cond_print(cmd->on.cond, opts, sizeof(opts));
+		outf(ctx, " if %s", opts);
+	}
 	if (c->more)
 		outf(ctx, "; %u more thread%s armed", ok,
 		     ok == 1 ? "" : "s");
@@ -142,7 +146,7 @@ static void print_armed(const struct itrace_cmd *cmd, struct itrace_slot *s,
 	outf(ctx, "\n");
 }
 
-int itrace_cmd_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
+static int on_task(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 {
 	struct on_count c = { 0 };
 	struct task_struct *p;
@@ -191,6 +195,33 @@ int itrace_cmd_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 out:
 	rcu_read_unlock();
 	return err;
+}
+
+/*
+ * Where `on ... if` compiles its condition before anything changes: one
+ * for kdb and xmon (one CPU runs, every other stopped), one for debugfs
+ * (its commands run one at a time, under its lock). Two, because kdb may
+ * stop the machine in the middle of a debugfs command. itrace_start()
+ * copies it into the slot.
+ */
+static struct itrace_cond cond_stopped, cond_live;
+
+int itrace_cmd_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
+{
+	struct itrace_cond *c = ctx->stopped ? &cond_stopped : &cond_live;
+	struct itrace_cmd on = *cmd;
+	char err[160];
+
+	if (cmd->cond_argc) {
+		if (itrace_trigger_cond_compile(c, cmd->cond_argc,
+						cmd->cond_argv, ctx->kdb_words,
+						err, sizeof(err))) {
+			outf(ctx, "%s\n", err);
+			return -EINVAL;
+		}
+		on.on.cond = c;
+	}
+	return on_task(&on, ctx);
 }
 
 /*

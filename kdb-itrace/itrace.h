@@ -152,6 +152,11 @@ bool itrace_trigger_setup(struct itrace_slot *s);
 void itrace_trigger_release(struct itrace_slot *s);
 void itrace_trigger_status(const struct itrace_slot *s, char *buf,
 			   size_t len);
+int itrace_trigger_cond_compile(struct itrace_cond *c, int argc,
+				const char *const *argv, bool kdb, char *err,
+				size_t errlen);
+void itrace_trigger_cond_print(const struct itrace_cond *c, char *buf,
+			       size_t len);
 void itrace_triggers_init(void);
 void itrace_triggers_exit(void);
 
@@ -202,6 +207,7 @@ struct itrace_ctx {
 	struct itrace_out *out;
 	struct itrace_merge *merge;	/* `log` state, the caller's own */
 	bool stopped;			/* kdb: every other CPU is stopped */
+	bool kdb_words;			/* the words are kdb_parse()'s (cond.h) */
 };
 
 /*

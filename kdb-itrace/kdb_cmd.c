@@ -26,6 +26,7 @@ static int run(int argc, const char **argv)
 		.out = &kdb_out,
 		.merge = kdb_merge,
 		.stopped = true,
+		.kdb_words = true,
 	};
 
 	itrace_exec(argc, argv, &ctx);

@@ -194,6 +194,10 @@ struct itrace_slot *itrace_start(struct task_struct *p,
 	s->range = o->range;
 	memcpy(s->func, o->func, sizeof(s->func));
 	s->count = o->count;
+	if (o->cond)
+		s->trig.cond = *o->cond;
+	else
+		s->trig.cond.nr = 0;
 	WRITE_ONCE(s->trig.state, o->func[0] ? ITRACE_TRIG_SETUP :
 						ITRACE_TRIG_NONE);
 	/* an address range now; a mapping's once its maps are taken */

@@ -19,7 +19,9 @@ const char *const itrace_help_lines[] = {
 	"                              record only transfers from or to it;",
 	"                              func F: run untraced until function F (a symbol of the program or a library)",
 	"                              is entered, trace inside it until that call returns, again at each entry;",
-	"                              count N (with func): only its first N entries",
+	"                              count N (with func): only its first N entries;",
+	"                              if C (with func, last): only entries where condition C holds, e.g.",
+	"                              if arg0 eq 5 and u32[arg1 + 8] ne 0 (arg0..5, registers, u8/16/32/64[addr])",
 	"itrace off <pid>|all          stop tracing <pid> (a tid, or every traced thread of process <pid>), or every task",
 	"itrace status                 traced tasks, modes, step/record/drop counts",
 	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs, of <pid> (a tid or a process);",
@@ -345,6 +347,17 @@ static int parse_on(int argc, const char *const *argv,
 				return -1;
 			continue;
 		}
+		if (!strcmp(a, "if")) {
+			/* the condition: every word left (cond.h) */
+			if (++i == argc) {
+				snprintf(err, errlen,
+					 "itrace on: if needs a condition (if arg0 eq 5)");
+				return -1;
+			}
+			cmd->cond_argv = argv + i;
+			cmd->cond_argc = argc - i;
+			break;
+		}
 		v = on_value_of(a);
 		if (v < ARRAY_SIZE(on_values)) {
 			if (on_value(argc, argv, &i, v, &seen, o, err, errlen))
@@ -368,7 +381,7 @@ static int parse_on(int argc, const char *const *argv,
 				break;
 		if (f == ARRAY_SIZE(on_flags)) {
 			snprintf(err, errlen,
-				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count)",
+				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count, if)",
 				 a);
 			return -1;
 		}
@@ -377,6 +390,11 @@ static int parse_on(int argc, const char *const *argv,
 			return -1;
 		}
 		o->flags |= on_flags[f].flag;
+	}
+	if (cmd->cond_argc && !o->func[0]) {
+		snprintf(err, errlen,
+			 "itrace on: if needs func (the condition is tested at each entry of the function)");
+		return -1;
 	}
 	if (o->count && !o->func[0]) {
 		snprintf(err, errlen,

@@ -55,6 +55,8 @@ struct itrace_range {
 /* Longest function name `func` takes, without the NUL. */
 #define ITRACE_FUNC_NAME	63
 
+struct itrace_cond;
+
 /* `on` options, kept per traced task and inherited by followed tasks */
 struct itrace_on_opts {
 	u32 flags;		/* ITRACE_F_* */
@@ -63,6 +65,8 @@ struct itrace_on_opts {
 	struct itrace_range range;	/* record only transfers touching it */
 	char func[ITRACE_FUNC_NAME + 1];	/* trace only inside it, or "" */
 	u32 count;		/* func: only its first N entries, 0: all */
+	/* func: traced only where this holds at the entry; NULL: always */
+	const struct itrace_cond *cond;
 };
 
 struct itrace_cmd {
@@ -72,6 +76,9 @@ struct itrace_cmd {
 	struct itrace_on_opts on;	/* on */
 	u32 count;		/* log, calls: last N lines, 0 = all */
 	bool raw;		/* log -r */
+	/* on ... if: the condition's words (in argv), compiled by `on` */
+	int cond_argc;
+	const char *const *cond_argv;
 };
 
 /*

@@ -182,6 +182,7 @@ void itrace_slot_opts(const struct itrace_slot *s, struct itrace_on_opts *o)
 	o->range = s->range;
 	memcpy(o->func, s->func, sizeof(o->func));
 	o->count = s->count;
+	o->cond = s->trig.cond.nr ? &s->trig.cond : NULL;
 }
 
 /* The mappings to name @r's addresses with, if its slot still has them. */

@@ -24,7 +24,15 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/uaccess.h>
 #include "itrace.h"
+
+/*
+ * The register names conditions may use: itrace_arch_regs()' names, in
+ * its order (the handler's values come in the same), set at load.
+ */
+static const char *cond_names[ITRACE_REGS_MAX];
+static struct itrace_cond_regs cond_regs;
 
 static struct itrace_slot *slot_of(struct uprobe_consumer *uc)
 {
@@ -40,6 +48,47 @@ static bool trig_filter(ITRACE_UPROBE_FILTER_ARGS)
 	return mm == READ_ONCE(s->trig.mm) && !READ_ONCE(itrace_shutdown) &&
 	       (st == ITRACE_PENDING || st == ITRACE_ARMED) &&
 	       READ_ONCE(s->trig.state) != ITRACE_TRIG_DONE;
+}
+
+/*
+ * A load of the condition, in the handler (the task's own context): the
+ * bytes as the CPU reads them. Never sleeps: memory not present now
+ * counts as a fault, like one not mapped.
+ */
+static int cond_load(void *ctx, u64 addr, unsigned int size, u64 *val)
+{
+	union {
+		u8 b;
+		u16 h;
+		u32 w;
+		u64 d;
+	} u;
+
+	if (copy_from_user_nofault(&u, (const void __user *)(uintptr_t)addr,
+				   size))
+		return -EFAULT;
+	*val = size == 1 ? u.b : size == 2 ? u.h : size == 4 ? u.w : u.d;
+	return 0;
+}
+
+/* `if` at an entry (no condition: true); false ones are counted. */
+static bool cond_holds(struct itrace_trigger *t, struct pt_regs *regs)
+{
+	static const struct itrace_cond_mem mem = { .load = cond_load };
+	unsigned int i, n;
+	int r;
+
+	if (!t->cond.nr)
+		return true;
+	n = itrace_arch_regs(regs, t->regs);
+	for (i = 0; i < n; i++)
+		t->vals[i] = t->regs[i].val;
+	r = itrace_cond_eval(&t->cond, t->vals, &mem);
+	if (r == 1)
+		return true;
+	t->skipped++;
+	t->faults += r == -EFAULT;
+	return false;
 }
 
 /*
@@ -59,6 +108,8 @@ static int trig_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 		return UPROBE_HANDLER_REMOVE;
 	if (READ_ONCE(t->state) != ITRACE_TRIG_WAITING)
 		return 0;	/* recursion: the outer call goes on */
+	if (!cond_holds(t, regs))
+		return 0;
 	t->entry_sp = user_stack_pointer(regs);
 	t->ret_ip = itrace_arch_return_address(regs);
 	t->entries++;
@@ -155,6 +206,8 @@ bool itrace_trigger_setup(struct itrace_slot *s)
 	flush_work(&t->unreg);
 	unregister_now(t);
 	t->entries = 0;
+	t->skipped = 0;
+	t->faults = 0;
 	if (!s->func[0]) {
 		WRITE_ONCE(t->state, ITRACE_TRIG_NONE);
 		return true;
@@ -212,30 +265,81 @@ static const char *const trig_names[] = {
 	[ITRACE_TRIG_DONE] = "done",
 };
 
-/* `status`: "func F (where): waiting, N entries" or why it failed. */
+/*
+ * `status`: "func F (where): waiting, N entries" or why it failed; with
+ * a condition "; if C: N false" (", F faults" if any).
+ */
 void itrace_trigger_status(const struct itrace_slot *s, char *buf,
 			   size_t len)
 {
 	const struct itrace_trigger *t = &s->trig;
 	u8 st = READ_ONCE(t->state);
+	size_t w;
 
 	if (st >= ARRAY_SIZE(trig_names))
 		st = ITRACE_TRIG_SETUP;
 	if (st == ITRACE_TRIG_FAILED)
-		snprintf(buf, len, "func %s: failed: %.*s", s->func,
-			 (int)sizeof(t->where) - 1, t->where);
+		w = scnprintf(buf, len, "func %s: failed: %.*s", s->func,
+			      (int)sizeof(t->where) - 1, t->where);
 	else if (st == ITRACE_TRIG_SETUP)
-		snprintf(buf, len, "func %s: %s", s->func, trig_names[st]);
+		w = scnprintf(buf, len, "func %s: %s", s->func,
+			      trig_names[st]);
 	else
-		snprintf(buf, len, "func %s (%.*s): %s, %llu entr%s", s->func,
-			 (int)sizeof(t->where) - 1, t->where, trig_names[st],
-			 t->entries, t->entries == 1 ? "y" : "ies");
+		w = scnprintf(buf, len, "func %s (%.*s): %s, %llu entr%s",
+			      s->func, (int)sizeof(t->where) - 1, t->where,
+			      trig_names[st], t->entries,
+			      t->entries == 1 ? "y" : "ies");
+	if (!t->cond.nr)
+		return;
+	w += scnprintf(buf + w, len - w, "; if ");
+	itrace_trigger_cond_print(&t->cond, buf + w, len - w);
+	w += strlen(buf + w);
+	w += scnprintf(buf + w, len - w, ": %llu false", t->skipped);
+	if (t->faults)
+		scnprintf(buf + w, len - w, ", %llu fault%s", t->faults,
+			  t->faults == 1 ? "" : "s");
+}
+
+/* Compile `if`'s words against this arch's registers (see cond.h). */
+int itrace_trigger_cond_compile(struct itrace_cond *c, int argc,
+				const char *const *argv, bool kdb, char *err,
+				size_t errlen)
+{
+	return itrace_cond_compile(c, &cond_regs, argc, argv,
+				   kdb ? ITRACE_COND_KDB : 0, err, errlen);
+}
+
+void itrace_trigger_cond_print(const struct itrace_cond *c, char *buf,
+			       size_t len)
+{
+	itrace_cond_print(c, &cond_regs, buf, len);
+}
+
+/* The arch's register names, and which carry arg0..arg5. */
+static void cond_regs_init(void)
+{
+	static struct itrace_reg r[ITRACE_REGS_MAX];
+	static struct pt_regs zero;
+	unsigned int i, a, n = itrace_arch_regs(&zero, r);
+
+	for (i = 0; i < n; i++)
+		cond_names[i] = r[i].name;
+	cond_regs.names = cond_names;
+	cond_regs.nr = n;
+	for (a = 0; a < ITRACE_COND_ARGS; a++) {
+		for (i = 0; i < n; i++)
+			if (!strcmp(cond_names[i], itrace_arch_arg_regs[a]))
+				break;
+		WARN_ON_ONCE(i == n);	/* the arch names one it has */
+		cond_regs.arg[a] = i < n ? i : 0;
+	}
 }
 
 void itrace_triggers_init(void)
 {
 	unsigned int i;
 
+	cond_regs_init();
 	for (i = 0; i < itrace_nr_slots; i++)
 		INIT_WORK(&itrace_slots[i].trig.unreg, unreg_work);
 }

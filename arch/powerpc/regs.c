@@ -3,7 +3,7 @@
  * POWER user registers for `itrace regs`: the pt_regs a task saved at
  * its last kernel entry, under gdb's names (nip msr lr ctr cr xer, then
  * r0..r31, orig_r3 and the vector it entered by). Reads only: any
- * context.
+ * context. Arguments (ELFv2): r3..r8 at a function's entry.
  */
 #include <linux/build_bug.h>
 #include <linux/kernel.h>
@@ -20,6 +20,10 @@ static const char *const gpr_names[32] = {
 
 /* nip msr lr ctr cr xer, 32 gprs, orig_r3, trap */
 static_assert(6 + 32 + 2 <= ITRACE_REGS_MAX);
+
+const char *const itrace_arch_arg_regs[6] = {
+	"r3", "r4", "r5", "r6", "r7", "r8",
+};
 
 static struct itrace_reg *put(struct itrace_reg *r, const char *name, u64 v)
 {

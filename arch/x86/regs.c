@@ -2,7 +2,8 @@
 /*
  * x86-64 user registers for `itrace regs`: the pt_regs a task saved at
  * its last kernel entry, under gdb's names. Reads only: any context.
- * And where a call returns to, at a function's entry (`func`).
+ * And where a call returns to, at a function's entry (`func`), and
+ * which registers carry its arguments (SysV AMD64 ABI).
  */
 #include <linux/build_bug.h>
 #include <linux/kernel.h>
@@ -25,6 +26,10 @@ static const struct {
 };
 
 static_assert(ARRAY_SIZE(x86_regs) <= ITRACE_REGS_MAX);
+
+const char *const itrace_arch_arg_regs[6] = {
+	"rdi", "rsi", "rdx", "rcx", "r8", "r9",
+};
 
 unsigned int itrace_arch_regs(const struct pt_regs *regs,
 			      struct itrace_reg *out)

@@ -18,6 +18,13 @@
 
 static bool same_cmd(const struct itrace_cmd *a, const struct itrace_cmd *b)
 {
+	size_t i;
+
+	if (a->cond_argc != b->cond_argc)
+		return false;
+	for (i = 0; i < (size_t)a->cond_argc; i++)
+		if (strcmp(a->cond_argv[i], b->cond_argv[i]))
+			return false;
 	return a->op == b->op && a->pid == b->pid && a->mode == b->mode &&
 	       a->count == b->count && a->raw == b->raw &&
 	       !memcmp(&a->on, &b->on, sizeof(a->on));
@@ -50,18 +57,30 @@ static void check_ok(const struct itrace_cmd *c, const struct fuzz_words *w)
 				      ITRACE_F_EXEC)));
 	if (c->op != ITRACE_OP_ON)
 		FUZZ_ASSERT(!c->on.flags && !c->on.max && !c->on.range.hi &&
-			    !c->on.range.map[0] && !c->on.func[0]);
+			    !c->on.range.map[0] && !c->on.func[0] &&
+			    !c->on.count && !c->cond_argc);
+	/* the parser only finds the condition's words; `on` compiles them */
+	FUZZ_ASSERT(!c->on.cond);
+	FUZZ_ASSERT((!c->on.count && !c->cond_argc) || c->on.func[0]);
 	FUZZ_ASSERT(c->on.range.lo < c->on.range.hi || !c->on.range.hi);
 	FUZZ_ASSERT(!c->on.range.hi || !c->on.range.map[0]);
 	switch (c->op) {
 	case ITRACE_OP_ON:
 		/*
 		 * pid, at most one mode, each option at most once, and
-		 * "kinds", "max", "range" and "func" take a second word:
-		 * on PID MODE threads follow follow-exec kinds K max N
-		 * range R func F (func and follow-exec not together)
+		 * "kinds", "max", "range", "func" and "count" take a second
+		 * word: on PID MODE threads follow follow-exec kinds K max N
+		 * range R func F count N (func and follow-exec not
+		 * together); then perhaps "if" and every word after it
 		 */
-		FUZZ_ASSERT(w->argc >= 2 && w->argc <= 13);
+		if (c->cond_argc) {
+			FUZZ_ASSERT(c->cond_argv ==
+				    (const char *const *)w->argv + w->argc -
+				    c->cond_argc);
+			FUZZ_ASSERT(!strcmp(c->cond_argv[-1], "if"));
+		}
+		FUZZ_ASSERT(w->argc - (c->cond_argc ? c->cond_argc + 1 : 0) >= 2 &&
+			    w->argc - (c->cond_argc ? c->cond_argc + 1 : 0) <= 15);
 		FUZZ_ASSERT(c->pid > 0 && is_decimal(w->argv[1], c->pid));
 		break;
 	case ITRACE_OP_OFF:
@@ -100,8 +119,8 @@ static void check_round_trip(const struct itrace_cmd *c)
 		[ITRACE_OP_CALLS] = "calls", [ITRACE_OP_STACK] = "stack",
 		[ITRACE_OP_REGS] = "regs",
 	};
-	char pid[16], count[16], err[KDB_ERRLEN], opts[160];
-	const char *argv[16];
+	char pid[16], count[16], err[KDB_ERRLEN], opts[ITRACE_ON_OPTS_MAX];
+	const char *argv[24 + FUZZ_MAX_WORDS];
 	struct itrace_cmd back;
 	int argc = 0, n;
 
@@ -115,9 +134,14 @@ static void check_round_trip(const struct itrace_cmd *c)
 		/* the options through their inverse, kinds included */
 		itrace_on_options(opts, sizeof(opts), &c->on);
 		if (strcmp(opts, "-")) {
-			n = itrace_split(opts, argv + argc, 11);
+			n = itrace_split(opts, argv + argc, 13);
 			FUZZ_ASSERT(n > 0);
 			argc += n;
+		}
+		if (c->cond_argc) {
+			argv[argc++] = "if";
+			for (n = 0; n < c->cond_argc; n++)
+				argv[argc++] = c->cond_argv[n];
 		}
 		break;
 	case ITRACE_OP_OFF:

@@ -15,8 +15,9 @@
 static int parse_line(const char *line, struct itrace_cmd *cmd, char *err,
 		      size_t errlen)
 {
+	/* static: `if` leaves cmd pointing at the words */
 	static char buf[256];
-	const char *argv[MAXARGS];
+	static const char *argv[MAXARGS];
 	int argc = 0;
 	char *p;
 
@@ -90,13 +91,13 @@ static const struct bad_case bad_cases[] = {
 	{ "on 4194305", "itrace on: bad pid '4194305'" },
 	{ "on 99999999999999999999", "itrace on: bad pid '99999999999999999999'" },
 	{ "on 0x10", "itrace on: bad pid '0x10'" },
-	{ "on 12 fast", "itrace on: bad option 'fast' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count)" },
-	{ "on 12 block extra", "itrace on: bad option 'extra' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count)" },
+	{ "on 12 fast", "itrace on: bad option 'fast' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count, if)" },
+	{ "on 12 block extra", "itrace on: bad option 'extra' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count, if)" },
 	{ "on 12 block insn", "itrace on: 'insn': mode already given" },
 	{ "on 12 insn insn", "itrace on: 'insn': mode already given" },
 	{ "on 12 threads follow threads", "itrace on: 'threads' given twice" },
-	{ "on 12 Threads", "itrace on: bad option 'Threads' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count)" },
-	{ "on 12 follow-", "itrace on: bad option 'follow-' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count)" },
+	{ "on 12 Threads", "itrace on: bad option 'Threads' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count, if)" },
+	{ "on 12 follow-", "itrace on: bad option 'follow-' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count, if)" },
 	{ "on threads 12", "itrace on: bad pid 'threads'" },
 	{ "on 12 kinds", "itrace on: kinds needs a list (kinds call,ret or kinds none)" },
 	{ "on 12 kinds call,", "itrace on: bad kind '' in kinds (itrace help)" },
@@ -128,6 +129,9 @@ static const struct bad_case bad_cases[] = {
 	  "itrace on: bad func '0123456789012345678901234567890123456789012345678901234567890123' (a symbol, at most 63 characters)" },
 	{ "on 12 func main follow-exec", "itrace on: func with follow-exec: not supported (the function is looked up once)" },
 	{ "on 12 count 2", "itrace on: count needs func (count N: the function's first N entries)" },
+	{ "on 12 if arg0 eq 5", "itrace on: if needs func (the condition is tested at each entry of the function)" },
+	{ "on 12 threads if func f", "itrace on: if needs func (the condition is tested at each entry of the function)" },
+	{ "on 12 func f if", "itrace on: if needs a condition (if arg0 eq 5)" },
 	{ "on 12 max 5 count 1", "itrace on: count needs func (count N: the function's first N entries)" },
 	{ "on 12 func f count", "itrace on: count needs a number of entries (count 2)" },
 	{ "on 12 func f count 0", "itrace on: bad count '0' (a number of entries, 1..4294967295)" },
@@ -250,6 +254,26 @@ static void test_on_options(void)
 	CHECK_STR("on options cut to the buffer", words, "threads fol");
 }
 
+/* `if` takes every word after it, unread, for `on` to compile. */
+static void test_if_words(void)
+{
+	struct itrace_cmd cmd;
+	char err[128];
+
+	CHECK("on ... if parses",
+	      !parse_line("on 7 func target block if arg0 eq 5 threads", &cmd,
+			  err, sizeof(err)));
+	CHECK("if: the words after it, all of them",
+	      cmd.cond_argc == 4 && !strcmp(cmd.cond_argv[0], "arg0") &&
+	      !strcmp(cmd.cond_argv[3], "threads"));
+	CHECK("if: options before it still apply, none after",
+	      cmd.mode == ITRACE_MODE_BLOCK && !cmd.on.flags &&
+	      !strcmp(cmd.on.func, "target") && !cmd.on.cond);
+	CHECK("no if: no condition words",
+	      !parse_line("on 7 func target", &cmd, err, sizeof(err)) &&
+	      !cmd.cond_argc && !cmd.cond_argv);
+}
+
 int main(void)
 {
 	struct itrace_cmd cmd;
@@ -311,8 +335,9 @@ int main(void)
 	}
 	for (i = 0; itrace_help_lines[i]; i++)
 		;
-	CHECK("help has the expected line count", i == 21);
+	CHECK("help has the expected line count", i == 23);
 	test_split();
 	test_on_options();
+	test_if_words();
 	return check_failed ? 1 : 0;
 }

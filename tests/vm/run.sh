@@ -148,8 +148,12 @@ if want trigger; then
 			"$b/logs/trig-full.log" "$b/logs/trig-block.log"
 		python3 "$top/tests/vm/trig_check.py" "$t" 4 \
 			"$b/logs/trig-full.log" "$b/logs/trig-func2.log"
-		python3 "$top/tests/vm/trig_check.py" --count 2 "$t" 4 \
+		python3 "$top/tests/vm/trig_check.py" --pick 1,2 "count 2" "$t" 4 \
 			"$b/logs/trig-full.log" "$b/logs/trig-count.log"
+		python3 "$top/tests/vm/trig_check.py" --pick 2 "if arg0 eq 5" "$t" 4 \
+			"$b/logs/trig-full.log" "$b/logs/trig-if.log"
+		python3 "$top/tests/vm/trig_check.py" --pick 2 "debugfs: if arg0>=5" "$t" 4 \
+			"$b/logs/trig-full.log" "$b/logs/trig-if2.log"
 	} | sed 's/^PASS /PASS trigger: /;s/^FAIL /FAIL trigger: /' | tag
 fi
 want bad_input && vmtest bad_input

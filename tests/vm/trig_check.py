@@ -14,10 +14,11 @@ record of an instruction at the probe (the entry, and each recursive
 one) reads as `async`, the kind of a uprobe's step. ENTRIES is how many
 outermost invocations FULL must hold. With --block, TRIG is a block-mode
 run: those records less the ones block mode does not log (insn, jcc-nt).
-With --count N, TRIG is a run with `count N`: only the records of the
-first N of those invocations.
+With --pick K,K.., TRIG holds only the records of those of FULL's
+invocations (numbered from 1): a run with `count N` (--pick 1,..,N) or
+with an `if` condition that holds at those entries only.
 
-usage: trig_check.py [--block] [--count N] TARGET ENTRIES FULL TRIG
+usage: trig_check.py [--block] [--pick K,K.. WHY] TARGET ENTRIES FULL TRIG
 """
 import re
 import sys
@@ -34,16 +35,16 @@ def records(path):
     return out
 
 
-def inside(full, probe, count=0):
-    """FULL's records inside the outermost invocations (the first COUNT
-    of them, if COUNT), and how many invocations FULL holds."""
+def inside(full, probe, pick=None):
+    """FULL's records inside the outermost invocations (those numbered
+    in PICK, if given), and how many invocations FULL holds."""
     out, n, depth, within = [], 0, 0, False
     for kind, frm, to in full:
         if not within:
             if frm != probe:
                 continue
             within, depth, n = True, 0, n + 1
-        if not count or n <= count:
+        if pick is None or n in pick:
             out.append(('async' if frm == probe else kind, frm, to))
         if kind in ('call', 'icall'):
             depth += 1
@@ -60,9 +61,10 @@ def main():
     block = args[:1] == ['--block']
     if block:
         args = args[1:]
-    count = 0
-    if args[:1] == ['--count'] and len(args) > 1:
-        count, args = int(args[1]), args[2:]
+    pick, why = None, ''   # why: what picked them, for the PASS line
+    if args[:1] == ['--pick'] and len(args) > 2:
+        pick, why, args = ([int(k) for k in args[1].split(',')], args[2],
+                           args[3:])
     if len(args) != 4:
         sys.exit(__doc__)
     target, entries = int(args[0], 0), int(args[1])
@@ -74,7 +76,7 @@ def main():
               'target 0x%x: %s' % (target, trig[:1]))
         return 1
     probe = trig[0][1]
-    want, n = inside(full, probe, count)
+    want, n = inside(full, probe, pick)
     if block:
         want = [r for r in want if r[0] not in ('insn', 'jcc-nt')]
     if n != entries:
@@ -94,12 +96,13 @@ def main():
                trig[i] if i < len(trig) else None,
                want[i] if i < len(want) else None))
         return 1
-    which = 'first %d of its %d' % (count, n) if count else 'its %d' % n
+    which = 'its %d' % n
+    if pick is not None:
+        which = 'number %s of its %d' % (','.join(map(str, pick)), n)
     print('PASS %s func target%s: exactly the %d records of %s '
           'invocations (probe 0x%x) of the untriggered insn run\'s %d, '
-          'nothing from outside' % (mode, ' count %d' % count if count
-                                    else '', len(trig), which, probe,
-                                    len(full)))
+          'nothing from outside' % (mode, ' (%s)' % why if why else '',
+                                    len(trig), which, probe, len(full)))
     return 0
 
 
