@@ -57,7 +57,7 @@ static void slot_note(struct itrace_ctx *ctx, const struct itrace_slot *s,
  * Under the table, a line for each task whose tracing ended by itself,
  * and for each whose range named no mapping (it records nothing).
  */
-static void slot_notes(struct itrace_ctx *ctx)
+static noinline_for_stack void slot_notes(struct itrace_ctx *ctx)
 {
 	char line[320];
 	unsigned int i;
@@ -68,7 +68,7 @@ static void slot_notes(struct itrace_ctx *ctx)
 
 		if (st == ITRACE_FREE)
 			continue;
-		if (s->func[0]) {
+		if (itrace_slot_has_trigger(s)) {
 			itrace_trigger_status(s, line, sizeof(line));
 			slot_note(ctx, s, "%s", line);
 		}
@@ -82,22 +82,14 @@ static void slot_notes(struct itrace_ctx *ctx)
 	}
 }
 
-static void cmd_status(struct itrace_ctx *ctx)
+/* One row per traced task; how many. */
+static noinline_for_stack unsigned int status_rows(struct itrace_ctx *ctx)
 {
-	unsigned int i, n = 0, used = 0, missed;
-	char line[200], opts[ITRACE_ON_OPTS_MAX];
-	struct itrace_on_opts o;
 	const u64 *dropped = itrace_log_dropped(ctx->stopped);
+	char opts[ITRACE_ON_OPTS_MAX];
+	struct itrace_on_opts o;
+	unsigned int i, n = 0;
 
-	for (i = 0; i < itrace_nr_slots; i++)
-		used += itrace_state(&itrace_slots[i].state) != ITRACE_FREE;
-	outf(ctx, "itrace: %u/%u slots used, block mode: %s, log %u records/cpu\n",
-	     used, itrace_nr_slots, itrace_arch_block_impl(),
-	     itrace_log_per_cpu());
-	outf(ctx, "itrace: front-ends: %s\n",
-	     itrace_frontends_str(line, sizeof(line)));
-	if (itrace_arch_status(line, sizeof(line)))
-		outf(ctx, "itrace: %s\n", line);
 	for (i = 0; i < itrace_nr_slots; i++) {
 		struct itrace_slot *s = &itrace_slots[i];
 		int st = itrace_state(&s->state);
@@ -116,6 +108,24 @@ static void cmd_status(struct itrace_ctx *ctx)
 		     mode_name(s), s->steps, s->records, dropped[i], s->tgid,
 		     opts);
 	}
+	return n;
+}
+
+static void cmd_status(struct itrace_ctx *ctx)
+{
+	unsigned int i, n, used = 0, missed;
+	char line[200];
+
+	for (i = 0; i < itrace_nr_slots; i++)
+		used += itrace_state(&itrace_slots[i].state) != ITRACE_FREE;
+	outf(ctx, "itrace: %u/%u slots used, block mode: %s, log %u records/cpu\n",
+	     used, itrace_nr_slots, itrace_arch_block_impl(),
+	     itrace_log_per_cpu());
+	outf(ctx, "itrace: front-ends: %s\n",
+	     itrace_frontends_str(line, sizeof(line)));
+	if (itrace_arch_status(line, sizeof(line)))
+		outf(ctx, "itrace: %s\n", line);
+	n = status_rows(ctx);
 	if (!n)
 		outf(ctx, "itrace: no task traced (itrace on <pid>)\n");
 	slot_notes(ctx);

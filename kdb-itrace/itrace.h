@@ -37,6 +37,8 @@ struct itrace_slot {
 	u32 max;			/* record budget per `on`, 0: none */
 	u32 budget;			/* of which this many are left */
 	char func[ITRACE_FUNC_NAME + 1];	/* `func`, or "" */
+	char start[ITRACE_FUNC_NAME + 1];	/* `start`, or "" */
+	char stop[ITRACE_FUNC_NAME + 1];	/* `stop`, or "" */
 	u32 count;			/* its first N entries only, 0: all */
 	struct itrace_trigger trig;	/* its state (trigger.c) */
 	bool work_queued;		/* work below is on the task's list */
@@ -147,8 +149,11 @@ int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
 void itrace_work_done(bool *queued);
 void itrace_disarm_all_stopped(void);
 
-/* trigger.c: `func` */
+/* trigger.c: `func`, `start`, `stop`; trigger_cond.c: `if` */
 bool itrace_trigger_setup(struct itrace_slot *s);
+bool itrace_trigger_registered(const struct itrace_slot *s);
+bool itrace_trigger_cond_holds(struct itrace_trigger *t, struct pt_regs *regs);
+void itrace_trigger_cond_init(void);
 void itrace_trigger_release(struct itrace_slot *s);
 void itrace_trigger_status(const struct itrace_slot *s, char *buf,
 			   size_t len);
@@ -159,6 +164,26 @@ void itrace_trigger_cond_print(const struct itrace_cond *c, char *buf,
 			       size_t len);
 void itrace_triggers_init(void);
 void itrace_triggers_exit(void);
+
+static inline bool itrace_slot_has_trigger(const struct itrace_slot *s)
+{
+	return s->func[0] || s->start[0] || s->stop[0];
+}
+
+/*
+ * An invocation (or start..stop) is over: wait for the next entry, or be
+ * done if `count N` allowed no more, or if there is no entry to wait for
+ * (a stop alone).
+ */
+static inline u8 itrace_trigger_next(const struct itrace_slot *s)
+{
+	const struct itrace_trigger *t = &s->trig;
+
+	if ((s->count && t->entries >= s->count) ||
+	    (!s->func[0] && !s->start[0]))
+		return ITRACE_TRIG_DONE;
+	return ITRACE_TRIG_WAITING;
+}
 
 /* Is @s's task to be stepped now (not waiting for its function)? */
 static inline bool itrace_slot_stepping(const struct itrace_slot *s)
@@ -181,15 +206,13 @@ static inline bool itrace_trigger_left(struct itrace_slot *s,
 	struct itrace_trigger *t = &s->trig;
 	unsigned long sp;
 
-	if (t->state != ITRACE_TRIG_INSIDE)
+	if (t->state != ITRACE_TRIG_INSIDE || !t->by_frame)
 		return false;
 	sp = user_stack_pointer(regs);
 	if (sp < t->entry_sp ||
 	    (sp == t->entry_sp && instruction_pointer(regs) != t->ret_ip))
 		return false;
-	/* entries counts this invocation: the last one allowed? */
-	WRITE_ONCE(t->state, s->count && t->entries >= s->count ?
-			     ITRACE_TRIG_DONE : ITRACE_TRIG_WAITING);
+	WRITE_ONCE(t->state, itrace_trigger_next(s));
 	return true;
 }
 

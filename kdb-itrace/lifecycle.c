@@ -193,13 +193,15 @@ struct itrace_slot *itrace_start(struct task_struct *p,
 	s->ended = ITRACE_END_NONE;
 	s->range = o->range;
 	memcpy(s->func, o->func, sizeof(s->func));
+	memcpy(s->start, o->start, sizeof(s->start));
+	memcpy(s->stop, o->stop, sizeof(s->stop));
 	s->count = o->count;
 	if (o->cond)
 		s->trig.cond = *o->cond;
 	else
 		s->trig.cond.nr = 0;
-	WRITE_ONCE(s->trig.state, o->func[0] ? ITRACE_TRIG_SETUP :
-						ITRACE_TRIG_NONE);
+	WRITE_ONCE(s->trig.state, itrace_slot_has_trigger(s) ?
+				  ITRACE_TRIG_SETUP : ITRACE_TRIG_NONE);
 	/* an address range now; a mapping's once its maps are taken */
 	s->range_on = o->range.hi;
 	s->range_lo = o->range.lo;

@@ -19,8 +19,10 @@ const char *const itrace_help_lines[] = {
 	"                              record only transfers from or to it;",
 	"                              func F: run untraced until function F (a symbol of the program or a library)",
 	"                              is entered, trace inside it until that call returns, again at each entry;",
-	"                              count N (with func): only its first N entries;",
-	"                              if C (with func, last): only entries where condition C holds, e.g.",
+	"                              start A [stop B]: run untraced until A, trace from there until B, again at each A;",
+	"                              stop B alone: trace until B; F, A, B: a function, mapping+0xOFF (file offset) or 0xADDR;",
+	"                              count N (with func or start): only the first N entries;",
+	"                              if C (with func or start, last): only entries where condition C holds, e.g.",
 	"                              if arg0 eq 5 and u32[arg1 + 8] ne 0 (arg0..5, registers, u8/16/32/64[addr])",
 	"itrace off <pid>|all          stop tracing <pid> (a tid, or every traced thread of process <pid>), or every task",
 	"itrace status                 traced tasks, modes, step/record/drop counts",
@@ -125,6 +127,12 @@ void itrace_on_options(char *buf, size_t len, const struct itrace_on_opts *o)
 	if (o->func[0])
 		w += scnprintf(buf + w, len - w, "%sfunc %.*s", w ? " " : "",
 			       ITRACE_FUNC_NAME, o->func);
+	if (o->start[0])
+		w += scnprintf(buf + w, len - w, "%sstart %.*s", w ? " " : "",
+			       ITRACE_FUNC_NAME, o->start);
+	if (o->stop[0])
+		w += scnprintf(buf + w, len - w, "%sstop %.*s", w ? " " : "",
+			       ITRACE_FUNC_NAME, o->stop);
 	if (o->count)
 		scnprintf(buf + w, len - w, "%scount %u", w ? " " : "",
 			  o->count);
@@ -132,8 +140,7 @@ void itrace_on_options(char *buf, size_t len, const struct itrace_on_opts *o)
 		scnprintf(buf, len, "-");
 }
 
-/* 0x followed by 1..16 hex digits, nothing else */
-static int parse_hex(const char *s, size_t n, u64 *out)
+int itrace_parse_hex(const char *s, size_t n, u64 *out)
 {
 	u64 v = 0;
 	size_t i;
@@ -166,8 +173,8 @@ static int parse_range(const char *a, struct itrace_range *r, char *err,
 	size_t i;
 
 	if (a[0] == '0' && a[1] == 'x') {
-		if (!a[dash] || parse_hex(a, dash, &r->lo) ||
-		    parse_hex(a + dash + 1, n - dash - 1, &r->hi) ||
+		if (!a[dash] || itrace_parse_hex(a, dash, &r->lo) ||
+		    itrace_parse_hex(a + dash + 1, n - dash - 1, &r->hi) ||
 		    r->lo >= r->hi) {
 			snprintf(err, errlen,
 				 "itrace on: bad range '%s' (range 0xLO-0xHI with LO < HI, or range <mapping>)",
@@ -214,22 +221,36 @@ static int parse_kinds(const char *list, u32 *kinds, char *err,
 	}
 }
 
-/* a symbol name: printable, no blank, at most ITRACE_FUNC_NAME bytes */
-static int parse_func(const char *a, char *func, char *err, size_t errlen)
+/*
+ * A place in the task's code (symmap.h's itrace_where_find()): a symbol,
+ * mapping+0xOFF or 0xADDR; printable, no blank, at most ITRACE_FUNC_NAME
+ * bytes, the numbers hex, the mapping name as long as the log's at most.
+ */
+static int parse_where(const char *opt, const char *a, char *where,
+		       char *err, size_t errlen)
 {
-	size_t n = strlen(a), i;
+	size_t n = strlen(a), i, plus = strcspn(a, "+");
+	u64 v;
 
+	if (n > ITRACE_FUNC_NAME) {
+		snprintf(err, errlen, "itrace on: %s: longer than %d characters",
+			 opt, ITRACE_FUNC_NAME);
+		return -1;
+	}
 	for (i = 0; i < n; i++)
 		if (a[i] <= ' ' || a[i] > '~')
 			break;
-	if (!n || i < n || n > ITRACE_FUNC_NAME) {
-		snprintf(err, errlen,
-			 "itrace on: bad func '%s' (a symbol, at most %d characters)",
-			 a, ITRACE_FUNC_NAME);
-		return -1;
+	if (n && i == n &&
+	    (a[0] == '0' && a[1] == 'x' ? !itrace_parse_hex(a, n, &v) :
+	     !a[plus] || (plus && plus < ITRACE_RANGE_NAME &&
+			  !itrace_parse_hex(a + plus + 1, n - plus - 1, &v)))) {
+		memcpy(where, a, n + 1);
+		return 0;
 	}
-	memcpy(func, a, n + 1);
-	return 0;
+	snprintf(err, errlen,
+		 "itrace on: bad %s '%s' (a function, mapping+0xOFF or 0xADDR)",
+		 opt, a);
+	return -1;
 }
 
 static int val_max(const char *v, struct itrace_on_opts *o, char *err,
@@ -261,7 +282,19 @@ static int val_range(const char *v, struct itrace_on_opts *o, char *err,
 static int val_func(const char *v, struct itrace_on_opts *o, char *err,
 		    size_t errlen)
 {
-	return parse_func(v, o->func, err, errlen);
+	return parse_where("func", v, o->func, err, errlen);
+}
+
+static int val_start(const char *v, struct itrace_on_opts *o, char *err,
+		     size_t errlen)
+{
+	return parse_where("start", v, o->start, err, errlen);
+}
+
+static int val_stop(const char *v, struct itrace_on_opts *o, char *err,
+		    size_t errlen)
+{
+	return parse_where("stop", v, o->stop, err, errlen);
 }
 
 /* The options that take a value, the next word. */
@@ -275,6 +308,10 @@ static const struct {
 	{ "range", "range needs 0xLO-0xHI or a mapping name", val_range },
 	{ "func", "func needs a function name (func main)", val_func },
 	{ "count", "count needs a number of entries (count 2)", val_count },
+	{ "start", "start needs a place (a function, mapping+0xOFF or 0xADDR)",
+	  val_start },
+	{ "stop", "stop needs a place (a function, mapping+0xOFF or 0xADDR)",
+	  val_stop },
 };
 
 /*
@@ -307,6 +344,27 @@ static unsigned int on_value_of(const char *a)
 		if (!strcmp(a, on_values[v].word))
 			break;
 	return v;
+}
+
+/* The options that need or exclude one another. */
+static int on_check(const struct itrace_cmd *cmd, char *err, size_t errlen)
+{
+	const struct itrace_on_opts *o = &cmd->on;
+	bool entry = o->func[0] || o->start[0];
+	const char *why = NULL;
+
+	if (o->func[0] && (o->start[0] || o->stop[0]))
+		why = "func with start or stop: give one or the other";
+	else if (cmd->cond_argc && !entry)
+		why = "if needs func or start (the condition is tested at each entry)";
+	else if (o->count && !entry)
+		why = "count needs func or start (count N: the first N entries)";
+	else if ((entry || o->stop[0]) && (o->flags & ITRACE_F_EXEC))
+		why = "func, start, stop: not with follow-exec (the places are looked up once)";
+	if (!why)
+		return 0;
+	snprintf(err, errlen, "itrace on: %s", why);
+	return -1;
 }
 
 /* Options after the pid, in any order, each at most once. */
@@ -381,7 +439,7 @@ static int parse_on(int argc, const char *const *argv,
 				break;
 		if (f == ARRAY_SIZE(on_flags)) {
 			snprintf(err, errlen,
-				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec, kinds, max, range, func, count, if)",
+				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec, kinds, max, range, func, start, stop, count, if)",
 				 a);
 			return -1;
 		}
@@ -391,22 +449,7 @@ static int parse_on(int argc, const char *const *argv,
 		}
 		o->flags |= on_flags[f].flag;
 	}
-	if (cmd->cond_argc && !o->func[0]) {
-		snprintf(err, errlen,
-			 "itrace on: if needs func (the condition is tested at each entry of the function)");
-		return -1;
-	}
-	if (o->count && !o->func[0]) {
-		snprintf(err, errlen,
-			 "itrace on: count needs func (count N: the function's first N entries)");
-		return -1;
-	}
-	if (o->func[0] && (o->flags & ITRACE_F_EXEC)) {
-		snprintf(err, errlen,
-			 "itrace on: func with follow-exec: not supported (the function is looked up once)");
-		return -1;
-	}
-	return 0;
+	return on_check(cmd, err, errlen);
 }
 
 static int parse_off(int argc, const char *const *argv,

@@ -52,7 +52,7 @@ struct itrace_range {
 	char map[ITRACE_RANGE_NAME];
 };
 
-/* Longest function name `func` takes, without the NUL. */
+/* Longest place `func`, `start` or `stop` take, without the NUL. */
 #define ITRACE_FUNC_NAME	63
 
 struct itrace_cond;
@@ -64,8 +64,10 @@ struct itrace_on_opts {
 	u32 max;		/* record budget per task, 0: none */
 	struct itrace_range range;	/* record only transfers touching it */
 	char func[ITRACE_FUNC_NAME + 1];	/* trace only inside it, or "" */
-	u32 count;		/* func: only its first N entries, 0: all */
-	/* func: traced only where this holds at the entry; NULL: always */
+	char start[ITRACE_FUNC_NAME + 1];	/* trace from here ... */
+	char stop[ITRACE_FUNC_NAME + 1];	/* ... to here, or "" */
+	u32 count;		/* func, start: the first N entries, 0: all */
+	/* func, start: traced only where this holds there; NULL: always */
 	const struct itrace_cond *cond;
 };
 
@@ -97,11 +99,14 @@ int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
  */
 void itrace_on_options(char *buf, size_t len, const struct itrace_on_opts *o);
 
-/* Room for the longest: every flag and kind, max, range, func and count. */
-#define ITRACE_ON_OPTS_MAX	300
+/* Room for the longest: every flag and kind, and every valued option. */
+#define ITRACE_ON_OPTS_MAX	440
 
 /* Defaults: every kind, no flags, no budget, no range. */
 void itrace_on_opts_init(struct itrace_on_opts *o);
+
+/* 0x and 1..16 hex digits, the @n bytes at @s: 0, or -1 */
+int itrace_parse_hex(const char *s, size_t n, u64 *out);
 
 /* Most words a debugfs command line may have (kdb allows 20). */
 #define ITRACE_MAX_WORDS	16

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Address lookup in a traced task's mapping snapshot (see symmap.h). */
+/*
+ * Address lookup in a traced task's mapping snapshot, and the places
+ * triggers name (see symmap.h). Pure C, shared with host tests.
+ */
+#include "parse.h"
 #include "symmap.h"
 
 const struct itrace_map *itrace_symmap_find(const struct itrace_symmap *m,
@@ -17,4 +21,103 @@ const struct itrace_map *itrace_symmap_find(const struct itrace_symmap *m,
 		if (addr >= m->map[i].start && addr < m->map[i].end)
 			return &m->map[i];
 	return NULL;
+}
+
+/* @e's file offset @off: the address it is mapped at, if it is. */
+static bool map_off(const struct itrace_map *e, u64 off, u64 *addr)
+{
+	if (off < e->pgoff || off - e->pgoff >= e->end - e->start)
+		return false;
+	*addr = e->start + (off - e->pgoff);
+	return true;
+}
+
+/* Function symbol @name, the program's first (pass 0), then libraries'. */
+static int find_sym(const struct itrace_symmap *m, const char *name,
+		    struct itrace_where *w)
+{
+	int pass;
+	u32 i, j;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < m->nr; i++) {
+			const struct itrace_map *e = &m->map[i];
+			const struct itrace_symtab *tab = e->syms;
+
+			if (!tab || e->main != !pass)
+				continue;
+			for (j = 0; j < tab->nr; j++) {
+				const struct itrace_sym *sym = &tab->syms[j];
+
+				if (sym->name >= tab->names_len ||
+				    strcmp(tab->names + sym->name, name) ||
+				    !map_off(e, sym->off, &w->addr))
+					continue;
+				w->off = sym->off;
+				w->map = i;
+				w->sym = true;
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}
+
+/* "name+0xOFF": a mapping of that name that maps file offset OFF. */
+static int find_map_off(const struct itrace_symmap *m, const char *spec,
+			size_t plus, struct itrace_where *w)
+{
+	u64 off;
+	u32 i;
+
+	if (itrace_parse_hex(spec + plus + 1, strlen(spec + plus + 1), &off))
+		return -EINVAL;
+	for (i = 0; i < m->nr; i++) {
+		const struct itrace_map *e = &m->map[i];
+
+		if (strlen(e->name) == plus && !strncmp(e->name, spec, plus) &&
+		    map_off(e, off, &w->addr)) {
+			w->off = off;
+			w->map = i;
+			w->sym = false;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int itrace_where_find(const struct itrace_symmap *m, const char *spec,
+		      struct itrace_where *w, const char **why)
+{
+	size_t n = strlen(spec), plus = strcspn(spec, "+");
+	const struct itrace_map *e;
+	u64 addr;
+
+	if (m->nr > ITRACE_MAP_MAX) {
+		*why = "no mappings";
+		return -ENOENT;
+	}
+	if (spec[0] == '0' && spec[1] == 'x') {
+		e = itrace_parse_hex(spec, n, &addr) ? NULL :
+		    itrace_symmap_find(m, addr);
+		if (!e) {
+			*why = "no mapping of a file there";
+			return -ENOENT;
+		}
+		w->addr = addr;
+		w->off = e->pgoff + (addr - e->start);
+		w->map = e - m->map;
+		w->sym = false;
+		return 0;
+	}
+	if (spec[plus]) {
+		if (!find_map_off(m, spec, plus, w))
+			return 0;
+		*why = "no such mapping, or it does not map that offset";
+		return -ENOENT;
+	}
+	if (!find_sym(m, spec, w))
+		return 0;
+	*why = "no such function in the task's files";
+	return -ENOENT;
 }

@@ -40,4 +40,22 @@ struct itrace_symmap {
 const struct itrace_map *itrace_symmap_find(const struct itrace_symmap *m,
 					    u64 addr);
 
+/* A place in the task's code, as `func`, `start` and `stop` name it. */
+struct itrace_where {
+	u64 addr;	/* in the task */
+	u64 off;	/* in the mapped file: where its uprobe goes */
+	u32 map;	/* the mapping, an index into the snapshot */
+	bool sym;	/* named by a function symbol (an arch may move it) */
+};
+
+/*
+ * Find @spec in @m: a function symbol (the program's, else the first
+ * library in map order that has it), "mapping+0xOFF" (offset OFF in the
+ * file of the mapping the log names so) or "0xADDR" (an address inside
+ * a mapping). Returns 0, or -ENOENT with *@why saying what was missing.
+ * The caller owns @m (its task's own context): no snapshot race.
+ */
+int itrace_where_find(const struct itrace_symmap *m, const char *spec,
+		      struct itrace_where *w, const char **why);
+
 #endif /* _ITRACE_SYMMAP_H */

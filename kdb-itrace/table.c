@@ -115,7 +115,7 @@ bool itrace_slot_take_work(struct itrace_slot *s)
  */
 static bool slot_busy(const struct itrace_slot *s)
 {
-	return READ_ONCE(s->rearm_queued) || READ_ONCE(s->trig.registered) ||
+	return READ_ONCE(s->rearm_queued) || itrace_trigger_registered(s) ||
 	       itrace_arch_slot_busy(&s->arch);
 }
 
@@ -181,6 +181,8 @@ void itrace_slot_opts(const struct itrace_slot *s, struct itrace_on_opts *o)
 	o->max = s->max;
 	o->range = s->range;
 	memcpy(o->func, s->func, sizeof(o->func));
+	memcpy(o->start, s->start, sizeof(o->start));
+	memcpy(o->stop, s->stop, sizeof(o->stop));
 	o->count = s->count;
 	o->cond = s->trig.cond.nr ? &s->trig.cond : NULL;
 }

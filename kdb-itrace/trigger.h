@@ -1,22 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * `on <pid> func F`: a traced task that runs untraced (no step bit, full
- * speed) until it enters F, is stepped inside F and what F calls until
- * that call returns, then runs untraced again until the next entry
- * (trigger.c). The entry is a uprobe; the end is seen in the step trap.
+ * Triggers: `on <pid> func F` runs the task untraced (no step bit, full
+ * speed) until it enters F, steps it inside F and what F calls until
+ * that call returns, then untraced again until the next entry;
+ * `start A stop B` the same from reaching A to reaching B; `stop B`
+ * alone steps it from the arming to B (trigger.c). Entries, starts and
+ * stops are uprobes; a function's end is seen in the step trap.
  *
- *   SETUP -> WAITING      the arming work found F and registered the
- *   SETUP -> FAILED       uprobe / no such function, or no uprobe
- *   WAITING -> INSIDE     the uprobe handler: an entry (the stepping
+ *   NONE                  no trigger: traced from the arming on
+ *   SETUP -> WAITING      the arming work found the places and
+ *                         registered the uprobes (func, start)
+ *   SETUP -> INSIDE       ... (stop alone): traced from now on
+ *   SETUP -> FAILED       no such place, or no uprobe
+ *   WAITING -> INSIDE     the entry's uprobe handler (the stepping
  *                         starts from task_work, as after any uprobe)
- *   INSIDE -> WAITING     the step trap after the return (or a longjmp)
- *                         out of the entry's frame
- *   INSIDE -> DONE        the same, for the last entry `count N` allows:
- *                         the uprobe's next hit takes it out of the mm
+ *   INSIDE -> WAITING     func: the step trap after the return (or a
+ *                         longjmp) out of the entry's frame; start: the
+ *                         stop's uprobe handler
+ *   INSIDE -> DONE        the same, for the last entry `count N` allows,
+ *                         or a stop without start: the uprobes' next
+ *                         hits take them out of the mm
  * An entry while INSIDE (recursion) changes nothing; nor does one while
- * WAITING where the `if` condition is false (counted as skipped). Only
- * the slot's own task writes these, in its uprobe handler, task_work or
- * step trap.
+ * WAITING where the `if` condition is false (counted as skipped), nor a
+ * stop while WAITING. Only the slot's own task writes these, in its
+ * uprobe handlers, task_work or step trap.
  */
 #ifndef _ITRACE_TRIGGER_H
 #define _ITRACE_TRIGGER_H
@@ -36,20 +43,33 @@ enum itrace_trig_state {
 	ITRACE_TRIG_DONE,	/* `count N` entries done: no more */
 };
 
+/* The trigger's uprobes: its entry (func F or start A) and stop B. */
+enum {
+	ITRACE_PROBE_ENTRY,
+	ITRACE_PROBE_STOP,
+	ITRACE_NR_PROBES
+};
+
+struct itrace_probe {
+	bool registered;		/* until unreg ran */
+	unsigned long ip;		/* where it sits in the task */
+	struct uprobe_consumer uc;
+	struct itrace_uprobe up;
+	char where[48];			/* "tp_trig+0x1136" */
+};
+
 struct itrace_trigger {
 	u8 state;			/* enum itrace_trig_state */
-	bool registered;		/* the uprobe, until unreg ran */
+	bool by_frame;			/* func: ends at its return */
 	u64 entries;			/* entries that started tracing */
 	u64 skipped;			/* entries where `if` was false */
 	u64 faults;			/* ... because a load faulted */
-	unsigned long entry_ip;		/* where the uprobe sits */
-	unsigned long entry_sp;		/* the invocation's frame ... */
+	unsigned long entry_sp;		/* func: the invocation's frame ... */
 	unsigned long ret_ip;		/* ... and where it returns to */
 	struct mm_struct *mm;		/* the task's: compared, not used */
-	struct uprobe_consumer uc;
-	struct itrace_uprobe up;
+	struct itrace_probe probe[ITRACE_NR_PROBES];
 	struct work_struct unreg;
-	char where[48];			/* "tp_trig+0x1136", or why it failed */
+	char why[64];			/* why the setup failed */
 	struct itrace_cond cond;	/* `if`: nr 0 for none */
 	/* the handler's registers, for the condition (the task's own) */
 	struct itrace_reg regs[ITRACE_REGS_MAX];

@@ -21,7 +21,7 @@ sources() {
 	x86_decode)	echo arch/x86/insn_decode.c ;;
 	ppc_class)	echo arch/powerpc/insn_class.c ;;
 	ring)		echo kdb-itrace/ring.c ;;
-	format)		echo kdb-itrace/format.c kdb-itrace/symmap.c kdb-itrace/kind.c kdb-itrace/elfsym.c ;;
+	format)		echo kdb-itrace/format.c kdb-itrace/symmap.c kdb-itrace/kind.c kdb-itrace/elfsym.c kdb-itrace/parse.c ;;
 	elfsym)		echo kdb-itrace/elfsym.c ;;
 	cond)		echo kdb-itrace/cond.c ;;
 	*)		return 1 ;;

@@ -58,20 +58,24 @@ static void check_ok(const struct itrace_cmd *c, const struct fuzz_words *w)
 	if (c->op != ITRACE_OP_ON)
 		FUZZ_ASSERT(!c->on.flags && !c->on.max && !c->on.range.hi &&
 			    !c->on.range.map[0] && !c->on.func[0] &&
-			    !c->on.count && !c->cond_argc);
+			    !c->on.count && !c->cond_argc && !c->on.start[0] &&
+			    !c->on.stop[0]);
 	/* the parser only finds the condition's words; `on` compiles them */
 	FUZZ_ASSERT(!c->on.cond);
-	FUZZ_ASSERT((!c->on.count && !c->cond_argc) || c->on.func[0]);
+	FUZZ_ASSERT((!c->on.count && !c->cond_argc) || c->on.func[0] ||
+		    c->on.start[0]);
+	FUZZ_ASSERT(!c->on.func[0] || (!c->on.start[0] && !c->on.stop[0]));
 	FUZZ_ASSERT(c->on.range.lo < c->on.range.hi || !c->on.range.hi);
 	FUZZ_ASSERT(!c->on.range.hi || !c->on.range.map[0]);
 	switch (c->op) {
 	case ITRACE_OP_ON:
 		/*
 		 * pid, at most one mode, each option at most once, and
-		 * "kinds", "max", "range", "func" and "count" take a second
-		 * word: on PID MODE threads follow follow-exec kinds K max N
-		 * range R func F count N (func and follow-exec not
-		 * together); then perhaps "if" and every word after it
+		 * "kinds", "max", "range", "func", "start", "stop" and
+		 * "count" take a second word: on PID MODE threads follow
+		 * kinds K max N range R start A stop B count N (func
+		 * instead of start and stop, neither with follow-exec);
+		 * then perhaps "if" and every word after it
 		 */
 		if (c->cond_argc) {
 			FUZZ_ASSERT(c->cond_argv ==
@@ -80,7 +84,7 @@ static void check_ok(const struct itrace_cmd *c, const struct fuzz_words *w)
 			FUZZ_ASSERT(!strcmp(c->cond_argv[-1], "if"));
 		}
 		FUZZ_ASSERT(w->argc - (c->cond_argc ? c->cond_argc + 1 : 0) >= 2 &&
-			    w->argc - (c->cond_argc ? c->cond_argc + 1 : 0) <= 15);
+			    w->argc - (c->cond_argc ? c->cond_argc + 1 : 0) <= 17);
 		FUZZ_ASSERT(c->pid > 0 && is_decimal(w->argv[1], c->pid));
 		break;
 	case ITRACE_OP_OFF:
@@ -134,7 +138,7 @@ static void check_round_trip(const struct itrace_cmd *c)
 		/* the options through their inverse, kinds included */
 		itrace_on_options(opts, sizeof(opts), &c->on);
 		if (strcmp(opts, "-")) {
-			n = itrace_split(opts, argv + argc, 13);
+			n = itrace_split(opts, argv + argc, 16);
 			FUZZ_ASSERT(n > 0);
 			argc += n;
 		}

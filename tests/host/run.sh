@@ -38,6 +38,7 @@ unit test_cond "$top/tests/host/test_cond.c" "$core/cond.c" "$core/parse.c" \
 	"$core/kind.c"
 unit test_ring "$top/tests/host/test_ring.c" "$core/ring.c"
 unit test_format "$top/tests/host/test_format.c" "$core/format.c" "$core/kind.c" \
+	"$core/parse.c" \
 	"$core/symmap.c" "$core/elfsym.c"
 unit test_out "$top/tests/host/test_out.c" "$core/out.c"
 unit test_calls "$top/tests/host/test_calls.c" "$core/calls.c"

@@ -133,6 +133,86 @@ static void check_syms(void)
 	}
 }
 
+/* The places `func`, `start` and `stop` name (symmap.c). */
+static void check_where(void)
+{
+	static const struct {
+		const char *spec;
+		u64 addr, off;
+		u32 map;
+		bool sym;
+		const char *why;	/* NULL: found */
+	} c[] = {
+		{ "main", 0x401100, 0x1100, 0, true, NULL },
+		{ "walk", 0x401140, 0x1140, 0, true, NULL },
+		{ "__memcpy", 0x7f0000001000, 0x2000, 1, true, NULL },
+		{ "tp_loop+0x1140", 0x401140, 0x1140, 0, false, NULL },
+		{ "libc.so.6+0x2000", 0x7f0000001000, 0x2000, 1, false, NULL },
+		{ "libc.so.6+0x100fff", 0x7f00000fffff, 0x100fff, 1, false, NULL },
+		{ "0x401141", 0x401141, 0x1141, 0, false, NULL },
+		{ "0x7f0000000000", 0x7f0000000000, 0x1000, 1, false, NULL },
+		{ "nosuch", 0, 0, 0, false, "no such function in the task's files" },
+		{ "Main", 0, 0, 0, false, "no such function in the task's files" },
+		{ "libc.so.6+0xfff", 0, 0, 0, false,
+		  "no such mapping, or it does not map that offset" },
+		{ "libc.so.6+0x101000", 0, 0, 0, false,
+		  "no such mapping, or it does not map that offset" },
+		{ "libc+0x2000", 0, 0, 0, false,
+		  "no such mapping, or it does not map that offset" },
+		{ "+0x2000", 0, 0, 0, false,
+		  "no such mapping, or it does not map that offset" },
+		{ "tp_loop+0x1g", 0, 0, 0, false,
+		  "no such mapping, or it does not map that offset" },
+		{ "0x47a000", 0, 0, 0, false, "no mapping of a file there" },
+		{ "0x400fff", 0, 0, 0, false, "no mapping of a file there" },
+		{ "0x", 0, 0, 0, false, "no mapping of a file there" },
+	};
+	struct itrace_symtab prog = {
+		.syms = (struct itrace_sym *)prog_syms, .names = names,
+		.nr = 5, .names_len = sizeof(names),
+	};
+	struct itrace_symtab so = {
+		.syms = (struct itrace_sym *)so_syms, .names = names,
+		.nr = 2, .names_len = sizeof(names),
+	};
+	/* the library first: the program's symbols are still looked up first */
+	struct itrace_symmap m = {
+		.nr = 2,
+		.map = {
+			{ .start = 0x7f0000000000, .end = 0x7f0000100000,
+			  .pgoff = 0x1000, .syms = &so, .name = "libc.so.6" },
+			{ .start = 0x401000, .end = 0x47a000, .pgoff = 0x1000,
+			  .syms = &prog, .main = true, .name = "tp_loop" },
+		},
+	};
+	char name[120];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct itrace_where w = { 0 };
+		const char *why = NULL;
+		int ret = itrace_where_find(&m, c[i].spec, &w, &why);
+
+		snprintf(name, sizeof(name), "where '%s'", c[i].spec);
+		if (c[i].why) {
+			CHECK(name, ret == -ENOENT && why);
+			CHECK_STR(name, why ? why : "", c[i].why);
+			continue;
+		}
+		/* the table's map numbers are for the program first */
+		CHECK(name, !ret && w.addr == c[i].addr && w.off == c[i].off &&
+		      w.map == !c[i].map && w.sym == c[i].sym);
+	}
+	m.nr = ITRACE_MAP_MAX + 1;
+	{
+		struct itrace_where w;
+		const char *why = NULL;
+
+		CHECK("where: a torn snapshot finds nothing",
+		      itrace_where_find(&m, "main", &w, &why) == -ENOENT);
+	}
+}
+
 int main(void)
 {
 	struct itrace_symmap m = {
@@ -187,6 +267,7 @@ int main(void)
 		  "       seq cpu     pid kind    from                           to\n");
 
 	check_syms();
+	check_where();
 
 	for (k = 0; k < ITRACE_K_NR; k++)
 		CHECK("every kind has a name",

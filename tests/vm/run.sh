@@ -154,6 +154,11 @@ if want trigger; then
 			"$b/logs/trig-full.log" "$b/logs/trig-if.log"
 		python3 "$top/tests/vm/trig_check.py" --pick 2 "debugfs: if arg0>=5" "$t" 4 \
 			"$b/logs/trig-full.log" "$b/logs/trig-if2.log"
+		h=0x$("${ITRACE_TOOLS}nm" "$b/tp_trig" | awk '$3 == "helper" { print $1 }')
+		for f in startstop startstop2; do
+			python3 "$top/tests/vm/trig_check.py" --stop "$h" "$t" 12 \
+				"$b/logs/trig-full.log" "$b/logs/trig-$f.log"
+		done
 	} | sed 's/^PASS /PASS trigger: /;s/^FAIL /FAIL trigger: /' | tag
 fi
 want bad_input && vmtest bad_input

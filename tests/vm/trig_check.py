@@ -14,11 +14,14 @@ record of an instruction at the probe (the entry, and each recursive
 one) reads as `async`, the kind of a uprobe's step. ENTRIES is how many
 outermost invocations FULL must hold. With --block, TRIG is a block-mode
 run: those records less the ones block mode does not log (insn, jcc-nt).
-With --pick K,K.., TRIG holds only the records of those of FULL's
+With --stop STOP, TRIG is a `start target stop STOP` run: each segment
+runs from the record at the start to the one that reaches STOP (or
+POWER's local entry 8 bytes on). With --pick K,K.., TRIG holds only the records of those of FULL's
 invocations (numbered from 1): a run with `count N` (--pick 1,..,N) or
 with an `if` condition that holds at those entries only.
 
-usage: trig_check.py [--block] [--pick K,K.. WHY] TARGET ENTRIES FULL TRIG
+usage: trig_check.py [--block] [--pick K,K.. WHY] [--stop STOP] TARGET ENTRIES
+                     FULL TRIG
 """
 import re
 import sys
@@ -35,9 +38,10 @@ def records(path):
     return out
 
 
-def inside(full, probe, pick=None):
+def inside(full, probe, pick=None, stop=None):
     """FULL's records inside the outermost invocations (those numbered
-    in PICK, if given), and how many invocations FULL holds."""
+    in PICK, if given), and how many invocations FULL holds. With STOP,
+    an invocation ends with the record that reaches STOP instead."""
     out, n, depth, within = [], 0, 0, False
     for kind, frm, to in full:
         if not within:
@@ -46,7 +50,9 @@ def inside(full, probe, pick=None):
             within, depth, n = True, 0, n + 1
         if pick is None or n in pick:
             out.append(('async' if frm == probe else kind, frm, to))
-        if kind in ('call', 'icall'):
+        if stop is not None:
+            within = to != stop
+        elif kind in ('call', 'icall'):
             depth += 1
         elif kind == 'ret':
             if depth == 0:
@@ -65,6 +71,9 @@ def main():
     if args[:1] == ['--pick'] and len(args) > 2:
         pick, why, args = ([int(k) for k in args[1].split(',')], args[2],
                            args[3:])
+    stop = None
+    if args[:1] == ['--stop'] and len(args) > 1:
+        stop, args = int(args[1], 0), args[2:]
     if len(args) != 4:
         sys.exit(__doc__)
     target, entries = int(args[0], 0), int(args[1])
@@ -76,7 +85,15 @@ def main():
               'target 0x%x: %s' % (target, trig[:1]))
         return 1
     probe = trig[0][1]
-    want, n = inside(full, probe, pick)
+    if stop is not None:
+        # POWER: the probe sits at the local entry, where calls go
+        if trig[-1][2] not in (stop, stop + 8):
+            print('FAIL start/stop: the triggered log does not end at the '
+                  'stop 0x%x: %s' % (stop, trig[-1:]))
+            return 1
+        stop = trig[-1][2]
+        why = 'start at 0x%x, stop at 0x%x' % (probe, stop)
+    want, n = inside(full, probe, pick, stop)
     if block:
         want = [r for r in want if r[0] not in ('insn', 'jcc-nt')]
     if n != entries:
@@ -99,9 +116,11 @@ def main():
     which = 'its %d' % n
     if pick is not None:
         which = 'number %s of its %d' % (','.join(map(str, pick)), n)
-    print('PASS %s func target%s: exactly the %d records of %s '
+    print('PASS %s %s%s: exactly the %d records of %s '
           'invocations (probe 0x%x) of the untriggered insn run\'s %d, '
-          'nothing from outside' % (mode, ' (%s)' % why if why else '',
+          'nothing from outside' % (mode, 'start target stop helper' if
+                                    stop is not None else 'func target',
+                                    ' (%s)' % why if why else '',
                                     len(trig), which, probe, len(full)))
     return 0
 
