@@ -129,6 +129,7 @@ static void cmd_status(struct itrace_ctx *ctx)
 	if (!n)
 		outf(ctx, "itrace: no task traced (itrace on <pid>)\n");
 	slot_notes(ctx);
+	itrace_watch_status(ctx);
 	itrace_images_status(ctx->out, ctx->stopped);
 	for (i = 0, n = 0; i < itrace_nr_slots; i++)
 		n += READ_ONCE(itrace_slots[i].work_queued) &&

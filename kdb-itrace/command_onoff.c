@@ -146,6 +146,61 @@ static void print_armed(const struct itrace_cmd *cmd, struct itrace_slot *s,
 	outf(ctx, "\n");
 }
 
+/*
+ * `on comm <name>`: watch the name, then arm every task of that name now
+ * (each thread is a task with its own name). Tasks that cannot be
+ * traced (kernel threads, traced already, ...) are counted, not named.
+ */
+static int on_comm(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
+{
+	unsigned int armed = 0, skipped = 0, full = 0;
+	struct task_struct *g, *t;
+	char why[80], opts[ITRACE_ON_OPTS_MAX];
+	int err = itrace_watch_add(cmd->comm, cmd->mode, &cmd->on);
+
+	if (err == -EEXIST)
+		outf(ctx, "itrace on: comm %s is watched already (itrace off comm %s first)\n",
+		     cmd->comm, cmd->comm);
+	else if (err == -ENOSPC)
+		outf(ctx,
+		     "itrace on: comm watch table full (itrace status; itrace off comm <name>)\n");
+	else if (err)
+		outf(ctx, "itrace on: the comm watch table is being changed; try again after go\n");
+	if (err)
+		return err;
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		struct itrace_slot *s, *ts = itrace_slot_of(t);
+
+		if (strncmp(t->comm, cmd->comm, ITRACE_COMM_LEN))
+			continue;
+		if (refuse(t, ts, why, sizeof(why), &err)) {
+			skipped++;
+			continue;
+		}
+		s = start(t, ts, cmd, ctx);
+		if (s == ERR_PTR(-ENOSPC))
+			full++;
+		else if (IS_ERR(s))
+			skipped++;
+		else
+			armed++;
+	}
+	rcu_read_unlock();
+	itrace_on_options(opts, sizeof(opts), &cmd->on);
+	outf(ctx, "itrace: watching comm %s, mode %s%s%s: %u task%s armed now",
+	     cmd->comm, cmd->mode == ITRACE_MODE_BLOCK ? "block" : "insn",
+	     strcmp(opts, "-") ? ", " : "", strcmp(opts, "-") ? opts : "",
+	     armed, armed == 1 ? "" : "s");
+	if (skipped)
+		outf(ctx, ", %u not (traced already, exiting, or not traceable)",
+		     skipped);
+	if (full)
+		outf(ctx, ", %u not: table full", full);
+	outf(ctx, "\n");
+	return 0;
+}
+
 static int on_task(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 {
 	struct on_count c = { 0 };
@@ -221,7 +276,7 @@ int itrace_cmd_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 		}
 		on.on.cond = c;
 	}
-	return on_task(&on, ctx);
+	return on.comm[0] ? on_comm(&on, ctx) : on_task(&on, ctx);
 }
 
 /*
@@ -241,12 +296,45 @@ static bool is_on(const struct itrace_slot *s)
 	return st == ITRACE_ARMED || st == ITRACE_PENDING;
 }
 
+/* `off comm <name>`: the watch, and every traced task of that name. */
+static int off_comm(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
+{
+	int err = itrace_watch_remove(cmd->comm);
+	unsigned int i, n = 0;
+
+	if (err == -EBUSY) {
+		outf(ctx,
+		     "itrace off: the comm watch table is being changed; try again after go\n");
+		return err;
+	}
+	for (i = 0; i < itrace_nr_slots; i++) {
+		struct itrace_slot *s = &itrace_slots[i];
+
+		if (!is_on(s) || strncmp(s->comm, cmd->comm, ITRACE_COMM_LEN))
+			continue;
+		off_one(s);
+		n++;
+	}
+	if (err && !n) {
+		outf(ctx,
+		     "itrace off: comm %s is not watched, and no task of that name is traced\n",
+		     cmd->comm);
+		return err;
+	}
+	outf(ctx, "itrace: comm %s: %s, %u task%s off\n", cmd->comm,
+	     err ? "was not watched" : "no longer watched", n,
+	     n == 1 ? "" : "s");
+	return 0;
+}
+
 /* `off <pid>`: that thread, or every traced thread of process <pid>. */
 int itrace_cmd_off(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 {
 	struct itrace_slot *s, *named = NULL;
 	unsigned int i, n = 0;
 
+	if (cmd->comm[0])
+		return off_comm(cmd, ctx);
 	for (i = 0; i < itrace_nr_slots; i++) {
 		s = &itrace_slots[i];
 		if (!is_on(s) ||

@@ -216,6 +216,14 @@ static inline bool itrace_trigger_left(struct itrace_slot *s,
 	return true;
 }
 
+/* watch.c: `on comm` */
+int itrace_watch_add(const char *comm, u8 mode,
+		     const struct itrace_on_opts *o);
+int itrace_watch_remove(const char *comm);
+void itrace_watch_exec(struct task_struct *p);
+struct itrace_ctx;
+void itrace_watch_status(struct itrace_ctx *ctx);
+
 /* rearm.c: the uprobes hand-off */
 void itrace_rearm_after(struct itrace_slot *s, unsigned long from);
 void itrace_rearm_pre_notify(struct itrace_slot *s, unsigned long val,

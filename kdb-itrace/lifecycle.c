@@ -261,14 +261,18 @@ static void probe_fork(void *data, struct task_struct *parent,
  * untrace, or (follow-exec) re-arm from task_work, which also takes the
  * new image's maps (that needs mmap_lock, not allowed here). The gen
  * bump keeps the old image's records from being named with new symbols.
+ * A task untraced now (or before) whose new name `on comm` watches is
+ * armed anew, as a new task.
  */
 static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		       struct linux_binprm *bprm)
 {
 	struct itrace_slot *s = itrace_slot_of(current);
 
-	if (!s)
+	if (!s) {
+		itrace_watch_exec(current);
 		return;
+	}
 	itrace_arch_disarm_current(s);
 	if ((s->flags & ITRACE_F_EXEC) && !READ_ONCE(itrace_shutdown) &&
 	    itrace_state_exec(&s->state)) {
@@ -284,6 +288,8 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 			return;
 	}
 	itrace_slot_release(s);
+	/* a program of a watched name: traced anew, by the watch's options */
+	itrace_watch_exec(current);
 }
 
 /* Runs as the exiting task: never the last task reference. */

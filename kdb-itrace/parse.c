@@ -24,7 +24,11 @@ const char *const itrace_help_lines[] = {
 	"                              count N (with func or start): only the first N entries;",
 	"                              if C (with func or start, last): only entries where condition C holds, e.g.",
 	"                              if arg0 eq 5 and u32[arg1 + 8] ne 0 (arg0..5, registers, u8/16/32/64[addr])",
+	"itrace on comm <name> [options]",
+	"                              trace every task named <name> (its comm) now, and every task that later execs",
+	"                              a program of that name, until `itrace off comm <name>`; options as above",
 	"itrace off <pid>|all          stop tracing <pid> (a tid, or every traced thread of process <pid>), or every task",
+	"itrace off comm <name>        stop watching for <name>, and stop tracing every task of that name",
 	"itrace status                 traced tasks, modes, step/record/drop counts",
 	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs, of <pid> (a tid or a process);",
 	"                              -r: raw 'seq cpu tid kind 0xfrom 0xto'",
@@ -346,6 +350,37 @@ static unsigned int on_value_of(const char *a)
 	return v;
 }
 
+/*
+ * "comm <name>" (a program name as the kernel keeps it, at most 15
+ * characters) or a pid, at argv[1]. Returns the index of the next word,
+ * or -1 after one error line.
+ */
+static int parse_target(const char *sub, int argc, const char *const *argv,
+			struct itrace_cmd *cmd, char *err, size_t errlen)
+{
+	size_t n, i;
+
+	if (strcmp(argv[1], "comm"))
+		return parse_pid(sub, argv[1], &cmd->pid, err, errlen) ? -1 : 2;
+	if (argc < 3) {
+		snprintf(err, errlen, "itrace %s: comm needs a name (itrace %s comm <name>)",
+			 sub, sub);
+		return -1;
+	}
+	n = strlen(argv[2]);
+	for (i = 0; i < n; i++)
+		if (argv[2][i] <= ' ' || argv[2][i] > '~')
+			break;
+	if (!n || i < n || n >= ITRACE_COMM_LEN) {
+		snprintf(err, errlen,
+			 "itrace %s: bad comm '%s' (a program name, at most %d characters)",
+			 sub, argv[2], ITRACE_COMM_LEN - 1);
+		return -1;
+	}
+	memcpy(cmd->comm, argv[2], n + 1);
+	return 3;
+}
+
 /* The options that need or exclude one another. */
 static int on_check(const struct itrace_cmd *cmd, char *err, size_t errlen)
 {
@@ -380,13 +415,14 @@ static int parse_on(int argc, const char *const *argv,
 
 	if (argc < 2) {
 		snprintf(err, errlen,
-			 "itrace on: missing pid (itrace on <pid> [insn|block] [options]; itrace help)");
+			 "itrace on: missing pid (itrace on <pid>|comm <name> [insn|block] [options]; itrace help)");
 		return -1;
 	}
-	if (parse_pid("on", argv[1], &cmd->pid, err, errlen))
+	i = parse_target("on", argc, argv, cmd, err, errlen);
+	if (i < 0)
 		return -1;
 	itrace_on_opts_init(o);
-	for (i = 2; i < argc; i++) {
+	for (; i < argc; i++) {
 		const char *a = argv[i];
 		bool mode = !strcmp(a, "insn") || !strcmp(a, "block");
 
@@ -455,15 +491,19 @@ static int parse_on(int argc, const char *const *argv,
 static int parse_off(int argc, const char *const *argv,
 		     struct itrace_cmd *cmd, char *err, size_t errlen)
 {
+	int i = 2;
+
 	if (argc < 2) {
-		snprintf(err, errlen, "itrace off: missing pid or 'all' (itrace off <pid>|all)");
+		snprintf(err, errlen,
+			 "itrace off: missing pid or 'all' (itrace off <pid>|all|comm <name>)");
 		return -1;
 	}
-	if (strcmp(argv[1], "all") &&
-	    parse_pid("off", argv[1], &cmd->pid, err, errlen))
+	if (strcmp(argv[1], "all"))
+		i = parse_target("off", argc, argv, cmd, err, errlen);
+	if (i < 0)
 		return -1;
-	if (argc > 2)
-		return too_many("off", argv[2], err, errlen);
+	if (argc > i)
+		return too_many("off", argv[i], err, errlen);
 	return 0;
 }
 

@@ -71,9 +71,13 @@ struct itrace_on_opts {
 	const struct itrace_cond *cond;
 };
 
+/* A task's name as the kernel keeps it (TASK_COMM_LEN), with its NUL. */
+#define ITRACE_COMM_LEN		16
+
 struct itrace_cmd {
 	enum itrace_op op;
 	int pid;		/* 0 = every task (log, calls, off all) */
+	char comm[ITRACE_COMM_LEN];	/* on, off comm <name>; or "" */
 	enum itrace_mode mode;	/* on */
 	struct itrace_on_opts on;	/* on */
 	u32 count;		/* log, calls: last N lines, 0 = all */

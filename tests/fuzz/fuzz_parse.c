@@ -26,6 +26,7 @@ static bool same_cmd(const struct itrace_cmd *a, const struct itrace_cmd *b)
 		if (strcmp(a->cond_argv[i], b->cond_argv[i]))
 			return false;
 	return a->op == b->op && a->pid == b->pid && a->mode == b->mode &&
+	       !strcmp(a->comm, b->comm) &&
 	       a->count == b->count && a->raw == b->raw &&
 	       !memcmp(&a->on, &b->on, sizeof(a->on));
 }
@@ -39,6 +40,23 @@ static bool is_decimal(const char *s, long long v)
 		if (*p < '0' || *p > '9')
 			return false;
 	return p != s && strtoull(s, NULL, 10) == (unsigned long long)v;
+}
+
+/* A pid, or comm and a name: printable, 1..15 bytes, as typed. */
+static void check_target(const struct itrace_cmd *c,
+			 const struct fuzz_words *w)
+{
+	size_t i, n;
+
+	if (!c->comm[0]) {
+		FUZZ_ASSERT(c->pid > 0 && is_decimal(w->argv[1], c->pid));
+		return;
+	}
+	n = strlen(c->comm);
+	FUZZ_ASSERT(!c->pid && n < ITRACE_COMM_LEN);
+	FUZZ_ASSERT(!strcmp(w->argv[1], "comm") && !strcmp(w->argv[2], c->comm));
+	for (i = 0; i < n; i++)
+		FUZZ_ASSERT(c->comm[i] > ' ' && c->comm[i] <= '~');
 }
 
 /* Ranges, and the fields an op does not use left at zero. */
@@ -55,6 +73,8 @@ static void check_ok(const struct itrace_cmd *c, const struct fuzz_words *w)
 		FUZZ_ASSERT(!c->raw);
 	FUZZ_ASSERT(!(c->on.flags & ~(ITRACE_F_THREADS | ITRACE_F_FOLLOW |
 				      ITRACE_F_EXEC)));
+	if (c->op != ITRACE_OP_ON && c->op != ITRACE_OP_OFF)
+		FUZZ_ASSERT(!c->comm[0]);
 	if (c->op != ITRACE_OP_ON)
 		FUZZ_ASSERT(!c->on.flags && !c->on.max && !c->on.range.hi &&
 			    !c->on.range.map[0] && !c->on.func[0] &&
@@ -84,13 +104,16 @@ static void check_ok(const struct itrace_cmd *c, const struct fuzz_words *w)
 			FUZZ_ASSERT(!strcmp(c->cond_argv[-1], "if"));
 		}
 		FUZZ_ASSERT(w->argc - (c->cond_argc ? c->cond_argc + 1 : 0) >= 2 &&
-			    w->argc - (c->cond_argc ? c->cond_argc + 1 : 0) <= 17);
-		FUZZ_ASSERT(c->pid > 0 && is_decimal(w->argv[1], c->pid));
+			    w->argc - (c->cond_argc ? c->cond_argc + 1 : 0) <=
+			    17 + !!c->comm[0]);
+		check_target(c, w);
 		break;
 	case ITRACE_OP_OFF:
-		FUZZ_ASSERT(w->argc == 2);
-		FUZZ_ASSERT(c->pid ? is_decimal(w->argv[1], c->pid) :
-			    !strcmp(w->argv[1], "all"));
+		FUZZ_ASSERT(w->argc == 2 + !!c->comm[0]);
+		if (c->pid || c->comm[0])
+			check_target(c, w);
+		else
+			FUZZ_ASSERT(!strcmp(w->argv[1], "all"));
 		break;
 	case ITRACE_OP_LOG:
 	case ITRACE_OP_CALLS:
@@ -133,7 +156,12 @@ static void check_round_trip(const struct itrace_cmd *c)
 	argv[argc++] = names[c->op];
 	switch (c->op) {
 	case ITRACE_OP_ON:
-		argv[argc++] = pid;
+		if (c->comm[0]) {
+			argv[argc++] = "comm";
+			argv[argc++] = c->comm;
+		} else {
+			argv[argc++] = pid;
+		}
 		argv[argc++] = c->mode == ITRACE_MODE_BLOCK ? "block" : "insn";
 		/* the options through their inverse, kinds included */
 		itrace_on_options(opts, sizeof(opts), &c->on);
@@ -149,7 +177,12 @@ static void check_round_trip(const struct itrace_cmd *c)
 		}
 		break;
 	case ITRACE_OP_OFF:
-		argv[argc++] = c->pid ? pid : "all";
+		if (c->comm[0]) {
+			argv[argc++] = "comm";
+			argv[argc++] = c->comm;
+		} else {
+			argv[argc++] = c->pid ? pid : "all";
+		}
 		break;
 	case ITRACE_OP_LOG:
 	case ITRACE_OP_CALLS:

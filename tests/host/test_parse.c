@@ -82,7 +82,7 @@ struct bad_case {
 static const struct bad_case bad_cases[] = {
 	{ "bogus", "itrace: unknown subcommand 'bogus' (itrace help)" },
 	{ "ON 12", "itrace: unknown subcommand 'ON' (itrace help)" },
-	{ "on", "itrace on: missing pid (itrace on <pid> [insn|block] [options]; itrace help)" },
+	{ "on", "itrace on: missing pid (itrace on <pid>|comm <name> [insn|block] [options]; itrace help)" },
 	{ "on abc", "itrace on: bad pid 'abc'" },
 	{ "on 12x", "itrace on: bad pid '12x'" },
 	{ "on -5", "itrace on: bad pid '-5'" },
@@ -129,6 +129,12 @@ static const struct bad_case bad_cases[] = {
 	  "itrace on: func: longer than 63 characters" },
 	{ "on 12 func main follow-exec", "itrace on: func, start, stop: not with follow-exec (the places are looked up once)" },
 	{ "on 12 count 2", "itrace on: count needs func or start (count N: the first N entries)" },
+	{ "on comm", "itrace on: comm needs a name (itrace on comm <name>)" },
+	{ "on comm tp_trig extra", "itrace on: bad option 'extra' (insn, block, threads, follow, follow-exec, kinds, max, range, func, start, stop, count, if)" },
+	{ "on comm 0123456789abcdef", "itrace on: bad comm '0123456789abcdef' (a program name, at most 15 characters)" },
+	{ "off comm", "itrace off: comm needs a name (itrace off comm <name>)" },
+	{ "off comm a b", "itrace off: unexpected argument 'b'" },
+	{ "off comm a\x01", "itrace off: bad comm 'a?' (a program name, at most 15 characters)" },
 	{ "on 12 stop", "itrace on: stop needs a place (a function, mapping+0xOFF or 0xADDR)" },
 	{ "on 12 start a start b", "itrace on: 'start' given twice" },
 	{ "on 12 func f start a", "itrace on: func with start or stop: give one or the other" },
@@ -155,7 +161,7 @@ static const struct bad_case bad_cases[] = {
 	{ "on 12 func f count 4294967296", "itrace on: bad count '4294967296' (a number of entries, 1..4294967295)" },
 	{ "on 12 func f count 2 count 3", "itrace on: 'count' given twice" },
 	{ "on 12 count 2 func f count 2", "itrace on: 'count' given twice" },
-	{ "off", "itrace off: missing pid or 'all' (itrace off <pid>|all)" },
+	{ "off", "itrace off: missing pid or 'all' (itrace off <pid>|all|comm <name>)" },
 	{ "off x", "itrace off: bad pid 'x'" },
 	{ "off all 3", "itrace off: unexpected argument '3'" },
 	{ "off 3 4", "itrace off: unexpected argument '4'" },
@@ -274,6 +280,27 @@ static void test_on_options(void)
 	CHECK_STR("on options cut to the buffer", words, "threads fol");
 }
 
+/* `comm <name>` instead of a pid, for on and off. */
+static void test_comm(void)
+{
+	struct itrace_cmd cmd;
+	char err[128];
+
+	CHECK("on comm parses",
+	      !parse_line("on comm 0123456789abcde block func target", &cmd,
+			  err, sizeof(err)) &&
+	      cmd.op == ITRACE_OP_ON && cmd.pid == 0 &&
+	      !strcmp(cmd.comm, "0123456789abcde") &&
+	      cmd.mode == ITRACE_MODE_BLOCK && !strcmp(cmd.on.func, "target"));
+	CHECK("off comm parses",
+	      !parse_line("off comm tp_comm", &cmd, err, sizeof(err)) &&
+	      cmd.op == ITRACE_OP_OFF && cmd.pid == 0 &&
+	      !strcmp(cmd.comm, "tp_comm"));
+	CHECK("a pid leaves no comm",
+	      !parse_line("on 5", &cmd, err, sizeof(err)) && !cmd.comm[0] &&
+	      !parse_line("off all", &cmd, err, sizeof(err)) && !cmd.comm[0]);
+}
+
 /* `if` takes every word after it, unread, for `on` to compile. */
 static void test_if_words(void)
 {
@@ -355,9 +382,10 @@ int main(void)
 	}
 	for (i = 0; itrace_help_lines[i]; i++)
 		;
-	CHECK("help has the expected line count", i == 25);
+	CHECK("help has the expected line count", i == 29);
 	test_split();
 	test_on_options();
 	test_if_words();
+	test_comm();
 	return check_failed ? 1 : 0;
 }

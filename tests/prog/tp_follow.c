@@ -11,10 +11,11 @@
  *   fork     the child calls leaf_c K_C times and exits 7; the parent
  *            prints the child's pid and exit status
  *   exec     execs itself as "tp_follow image FIFO", which calls leaf_e
- *            K_E times
+ *            K_E times (through /proc/self/exe: the new name is "exe")
+ *   reexec   the same by name, through PATH: the name stays "tp_follow"
  * Then every mode blocks for a last byte and exits 0.
  *
- * usage: tp_follow threads|fork|exec|image FIFO
+ * usage: tp_follow threads|fork|exec|reexec|image FIFO
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -132,7 +133,7 @@ int main(int argc, char **argv)
 	char c;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: tp_follow threads|fork|exec|image FIFO\n");
+		fprintf(stderr, "usage: tp_follow threads|fork|exec|reexec|image FIFO\n");
 		return 2;
 	}
 	fifo = open(argv[2], O_RDWR);
@@ -142,13 +143,17 @@ int main(int argc, char **argv)
 		rc = do_threads();
 	} else if (!strcmp(argv[1], "fork")) {
 		rc = do_fork();
-	} else if (!strcmp(argv[1], "exec")) {
+	} else if (!strcmp(argv[1], "exec") || !strcmp(argv[1], "reexec")) {
 		printf("tp_follow: pid %d ready\n", getpid());
 		fflush(stdout);
 		if (read(fifo, &c, 1) != 1)
 			return 2;
-		execl("/proc/self/exe", "tp_follow", "image", argv[2],
-		      (char *)NULL);
+		if (argv[1][0] == 'r')
+			execlp("tp_follow", "tp_follow", "image", argv[2],
+			       (char *)NULL);
+		else
+			execl("/proc/self/exe", "tp_follow", "image", argv[2],
+			      (char *)NULL);
 		return 5;
 	} else if (!strcmp(argv[1], "image")) {
 		rc = do_image();

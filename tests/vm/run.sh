@@ -70,7 +70,7 @@ if [ -z "$only" ] && [ "$ITRACE_KVARIANT" = debug ]; then
 	case $ITRACE_ARCH in
 	ppc64le) only="debug_canary tp_loop lifecycle signals exit_unload uprobe_resv atomic" ;;
 	*) only="debug_canary tp_loop bad_input running overflow lifecycle follow
-		signals exit_unload uprobe debugfs debugfs_stream debugfs_kdb atomic
+		comm signals exit_unload uprobe debugfs debugfs_stream debugfs_kdb atomic
 		lockdown_boot sym trigger" ;;
 	esac
 	only=$(echo $only)
@@ -167,6 +167,7 @@ want overflow && vmtest overflow
 want kdb_ss && vmtest kdb_ss "$b/tp_spin"
 want lifecycle && vmtest lifecycle
 want follow && vmtest follow "$b/tp_follow"
+want comm && vmtest comm "$b/tp_follow"
 want signals && vmtest signals "$b/tp_life"
 want exit_unload && vmtest exit_unload
 want filter && vmtest filter "$b/tp_loop"
