@@ -37,6 +37,14 @@ ROWS = [
      "floor-insn", "insns", "insns"),
     ("range-none", "itrace insn, range 0x1-0x2 (no record in it)", None,
      "floor-insn", "insns", 0),
+    # func triggers on bench_leaf, called once a pass: their figure is
+    # the cost per pass above the untraced run (trig_table())
+    ("trig-miss", "func bench_leaf if (never true): a uprobe hit a pass",
+     None, None, 0, 0),
+    ("trig-once", "func bench_leaf count 1: one entry, then untraced",
+     None, None, None, None),
+    ("trig-each", "func bench_leaf: every entry traced", None, None,
+     "calls", "entry"),
 ]
 
 
@@ -79,6 +87,9 @@ def per_pass(info):
         return None
     p = dict(zip(("insns", "taken", "branches", "calls"),
                  map(int, m.groups())))
+    # a traced entry of bench_leaf: the probed instruction (async, from
+    # the re-arm) and the stepped ret that leaves it; one trap, the ret's
+    p["entry"] = 2 * p["calls"]
     bm = info.get("blockmode")
     if bm is None:
         return None
@@ -203,6 +214,22 @@ def arch_table(path, speed, invalid):
             "every traced run within tolerance of N x the workload's "
             "count per pass" if not bad else
             "%d of %d traced rows INVALID (above)" % (len(bad), len(checked))))
+    trig = [k for k, _, _, _, _, _ in ROWS
+            if k.startswith("trig-") and k in runs and k not in bad]
+    if trig and "untraced" in runs and n:
+        base = med([x[0] for x in runs["untraced"]])
+        out.append("\nTriggers (`func bench_leaf`, entered once a pass): "
+                   "the run above the untraced one, per pass, in %s:\n"
+                   % unit)
+        out.append("| mode | above untraced, whole run | per pass | "
+                   "traps/pass | records/pass |")
+        out.append("|---|---:|---:|---:|---:|")
+        for key in trig:
+            r = runs[key]
+            above = med([x[0] for x in r]) - base
+            out.append("| %s | %.0f | %.0f | %.2f | %.2f |" % (
+                key, above, above / n, med([x[1] for x in r]) / n,
+                med([x[2] for x in r]) / n))
     cost = [k for k in runs if k.startswith("cost-")]
     if cost:
         out.append("\nUntraced cost (median of %d rounds, module loaded "
