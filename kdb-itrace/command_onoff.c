@@ -12,8 +12,11 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/task.h>
+#include <linux/slab.h>
 #include "itrace.h"
+#include "image.h"
 #include "kind.h"
 
 #define outf(ctx, ...)	itrace_out_printf((ctx)->out, __VA_ARGS__)
@@ -151,7 +154,8 @@ static void print_armed(const struct itrace_cmd *cmd, struct itrace_slot *s,
  * (each thread is a task with its own name). Tasks that cannot be
  * traced (kernel threads, traced already, ...) are counted, not named.
  */
-static int on_comm(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
+static noinline_for_stack int on_comm(const struct itrace_cmd *cmd,
+				      struct itrace_ctx *ctx)
 {
 	unsigned int armed = 0, skipped = 0, full = 0;
 	struct task_struct *g, *t;
@@ -201,7 +205,8 @@ static int on_comm(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 	return 0;
 }
 
-static int on_task(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
+static noinline_for_stack int on_task(const struct itrace_cmd *cmd,
+				      struct itrace_ctx *ctx)
 {
 	struct on_count c = { 0 };
 	struct task_struct *p;
@@ -261,6 +266,54 @@ out:
  */
 static struct itrace_cond cond_stopped, cond_live;
 
+/*
+ * debugfs (process context): are the places `on` names (func, start,
+ * stop) in task @pid's files? A bad one gets one line and fails the
+ * write before anything changes; kdb and xmon cannot read files, so
+ * there the arming finds out and `status` says. 0 also when there is
+ * no such task or it is exiting: on_task() then says so.
+ */
+static noinline_for_stack int check_places(const struct itrace_cmd *cmd,
+					   struct itrace_ctx *ctx)
+{
+	static const char *const opt[] = { "func", "start", "stop" };
+	const char *const place[] = { cmd->on.func, cmd->on.start,
+				      cmd->on.stop };
+	struct itrace_symmap *m;
+	struct task_struct *p;
+	struct itrace_where w;
+	struct mm_struct *mm;
+	const char *why;
+	unsigned int i;
+	int err = 0;
+
+	rcu_read_lock();
+	p = pid_task(find_pid_ns(cmd->pid, &init_pid_ns), PIDTYPE_PID);
+	if (p)
+		get_task_struct(p);
+	rcu_read_unlock();
+	if (!p)
+		return 0;
+	mm = get_task_mm(p);
+	m = mm ? kzalloc(sizeof(*m), GFP_KERNEL) : NULL;
+	if (!m)
+		goto out;
+	itrace_maps_of(m, mm);
+	for (i = 0; i < ARRAY_SIZE(opt) && !err; i++) {
+		if (!place[i][0] || !itrace_where_find(m, place[i], &w, &why))
+			continue;
+		outf(ctx, "itrace on: %s %s: %s\n", opt[i], place[i], why);
+		err = -ENOENT;
+	}
+	itrace_maps_drop(m);
+	kfree(m);
+out:
+	if (mm)
+		mmput(mm);
+	put_task_struct(p);
+	return err;
+}
+
 int itrace_cmd_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 {
 	struct itrace_cond *c = ctx->stopped ? &cond_stopped : &cond_live;
@@ -276,6 +329,9 @@ int itrace_cmd_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 		}
 		on.on.cond = c;
 	}
+	if (!ctx->stopped && on.pid && itrace_slot_opts_places(&on.on) &&
+	    check_places(&on, ctx))
+		return -ENOENT;
 	return on.comm[0] ? on_comm(&on, ctx) : on_task(&on, ctx);
 }
 

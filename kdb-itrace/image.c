@@ -336,11 +336,15 @@ static u32 walk_maps(struct mm_struct *mm, struct itrace_symmap *m,
 	return nr;
 }
 
-void itrace_maps_take(struct itrace_symmap *m)
+/*
+ * @mm's mappings and their symbols into @m; the vDSO's only from @mm's
+ * own task (@own: it is copied from current's memory).
+ */
+static void maps_take(struct itrace_symmap *m, struct mm_struct *mm,
+		      bool own)
 {
 	struct itrace_image *old[ITRACE_MAP_MAX];
 	struct file *files[ITRACE_MAP_MAX];
-	struct mm_struct *mm = current->mm;
 	u32 i, held = min_t(u32, m->held, ITRACE_MAP_MAX), nr = 0;
 	int vdso = -1;
 
@@ -362,7 +366,7 @@ void itrace_maps_take(struct itrace_symmap *m)
 		if (files[i]) {
 			img = image_of_file(files[i]);
 			fput(files[i]);
-		} else if (i == vdso) {
+		} else if (i == vdso && own) {
 			img = image_of_vdso(&m->map[i]);
 		} else {
 			continue;
@@ -375,6 +379,16 @@ void itrace_maps_take(struct itrace_symmap *m)
 	for (i = 0; i < held; i++)
 		if (old[i])
 			image_put(old[i]);
+}
+
+void itrace_maps_take(struct itrace_symmap *m)
+{
+	maps_take(m, current->mm, true);
+}
+
+void itrace_maps_of(struct itrace_symmap *m, struct mm_struct *mm)
+{
+	maps_take(m, mm, mm == current->mm);
 }
 
 void itrace_maps_drop(struct itrace_symmap *m)

@@ -22,6 +22,13 @@ void itrace_images_exit(void);
  * then drop the images @m held before.
  */
 void itrace_maps_take(struct itrace_symmap *m);
+/*
+ * Process context (it may sleep): the same for @mm, another task's (held
+ * by the caller), into an @m of the caller's own; no vDSO symbols unless
+ * @mm is current's. debugfs checks `on`'s places with it.
+ */
+struct mm_struct;
+void itrace_maps_of(struct itrace_symmap *m, struct mm_struct *mm);
 /* Process context: drop @m's images (unload). */
 void itrace_maps_drop(struct itrace_symmap *m);
 

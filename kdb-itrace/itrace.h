@@ -165,6 +165,11 @@ void itrace_trigger_cond_print(const struct itrace_cond *c, char *buf,
 void itrace_triggers_init(void);
 void itrace_triggers_exit(void);
 
+static inline bool itrace_slot_opts_places(const struct itrace_on_opts *o)
+{
+	return o->func[0] || o->start[0] || o->stop[0];
+}
+
 static inline bool itrace_slot_has_trigger(const struct itrace_slot *s)
 {
 	return s->func[0] || s->start[0] || s->stop[0];
