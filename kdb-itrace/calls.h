@@ -42,6 +42,7 @@ enum itrace_walk_event {
 	ITRACE_WALK_CALL,	/* frames[nr - 1] is the new frame */
 	ITRACE_WALK_RET,	/* back into a known frame (or an unknown one) */
 	ITRACE_WALK_RET_BEFORE,	/* out of a frame entered before tracing */
+	ITRACE_WALK_ENTRY,	/* views only: a trigger's entry starts over */
 };
 
 void itrace_walk_init(struct itrace_walk *w, struct itrace_frame *frames,

@@ -152,6 +152,31 @@ static void format_sym(char *line, size_t len, const struct itrace_rec *r,
 	itrace_syms_read_end(stopped);
 }
 
+/*
+ * Where each slot's last record went, as `log` goes (one set per
+ * context: kdb can stop a debugfs reader): recursion is no new entry.
+ */
+static u64 log_prev_to[2][ITRACE_MAX_TASKS];
+
+/* "-- pid 60: func target entered (tp_trig+0x162b)" before its record */
+static void entry_line(const struct itrace_rec *r, struct itrace_ctx *ctx)
+{
+	u64 *prev = &log_prev_to[ctx->stopped][r->slot % ITRACE_MAX_TASKS];
+	const char *what = itrace_rec_entry(r, *prev);
+	char where[ITRACE_ADDR_MAX];
+
+	*prev = r->to;
+	if (!what)
+		return;
+	itrace_syms_read_begin(ctx->stopped);
+	itrace_format_addr(where, sizeof(where), itrace_slot_map(r), r->from);
+	itrace_syms_read_end(ctx->stopped);
+	outf(ctx, "-- pid %u: %s %s entered (%s)\n", r->pid, what,
+	     itrace_slots[r->slot].func[0] ? itrace_slots[r->slot].func :
+					     itrace_slots[r->slot].start,
+	     where);
+}
+
 static void cmd_log(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 {
 	struct itrace_merge *m = ctx->merge;
@@ -191,14 +216,21 @@ static void cmd_log(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 		outf(ctx, "%s", line);
 	}
 
+	memset(log_prev_to[ctx->stopped], 0, sizeof(log_prev_to[0]));
 	itrace_merge_start(m, cmd->pid, last);
 	while (itrace_merge_next(m, &r, &cpu)) {
-		if (n++ < skip)
+		if (n++ < skip) {
+			log_prev_to[ctx->stopped][r.slot % ITRACE_MAX_TASKS] =
+				r.to;
 			continue;
+		}
 		if (cmd->raw)
 			itrace_format_raw(line, sizeof(line), &r, cpu);
 		else
 			format_sym(line, sizeof(line), &r, cpu, ctx->stopped);
+		/* each invocation of a trigger on its own (raw: records only) */
+		if (!cmd->raw)
+			entry_line(&r, ctx);
 		outf(ctx, "%s", line);
 		if (!ctx->stopped)
 			cond_resched();

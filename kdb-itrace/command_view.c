@@ -85,7 +85,8 @@ static int one_thread(const char *sub, int pid, u64 last,
  * Walk @tid's records up to @last, calling @fn for every call and every
  * return out of a frame entered before tracing (the lines of the tree).
  * A new program (exec under follow-exec, a new slot generation) starts
- * the stack over.
+ * the stack over, and so does a trigger's entry (ITRACE_WALK_ENTRY to
+ * @fn first): each invocation of its function is a tree of its own.
  */
 static void walk_thread(struct itrace_walk *w, int tid, u64 last,
 			struct itrace_ctx *ctx,
@@ -97,17 +98,23 @@ static void walk_thread(struct itrace_walk *w, int tid, u64 last,
 	struct itrace_rec r;
 	unsigned int cpu;
 	u32 gen = ~0U;
+	u64 prev_to = 0;
 
 	itrace_merge_start(ctx->merge, tid, last);
 	while (itrace_merge_next(ctx->merge, &r, &cpu)) {
+		bool entry = itrace_rec_entry(&r, prev_to);
 		enum itrace_walk_event ev;
 
-		if (gen != ~0U && r.gen != gen) {
+		if ((gen != ~0U && r.gen != gen) || entry) {
 			s32 min = w->min_depth;
 
 			itrace_walk_init(w, w->frames, w->max, w->call_len_max);
 			w->min_depth = min;
+			/* a trigger's invocation: a tree of its own */
+			if (fn && entry)
+				fn(&r, ITRACE_WALK_ENTRY, 0, arg);
 		}
+		prev_to = r.to;
 		gen = r.gen;
 		ev = itrace_walk_rec(w, &r);
 		if (fn && (ev == ITRACE_WALK_CALL ||
@@ -131,7 +138,8 @@ static void count_line(const struct itrace_rec *r, enum itrace_walk_event ev,
 }
 
 /* "seq depth <indent>callee (from site)", or a return out of a frame
- * entered before tracing: "<indent>^ where (entered before tracing)".
+ * entered before tracing: "<indent>^ where (entered before tracing)",
+ * or a trigger's entry: "<indent>function (a trigger's entry)".
  */
 static void tree_line(const struct itrace_rec *r, enum itrace_walk_event ev,
 		      s32 depth, void *arg)
@@ -146,6 +154,13 @@ static void tree_line(const struct itrace_rec *r, enum itrace_walk_event ev,
 		return;
 	}
 	name_addr(to, sizeof(to), r, r->to, t->ctx->stopped);
+	if (ev == ITRACE_WALK_ENTRY) {
+		/* a frame of depth 0, entered before its record */
+		name_addr(to, sizeof(to), r, r->from, t->ctx->stopped);
+		outf(t->ctx, "%10llu %5d %*s%s  (a trigger's entry)\n", r->seq,
+		     level, indent, "", to);
+		return;
+	}
 	if (ev == ITRACE_WALK_CALL) {
 		name_addr(from, sizeof(from), r, r->from, t->ctx->stopped);
 		outf(t->ctx, "%10llu %5d %*s%s  (from %s)\n", r->seq, level,

@@ -63,6 +63,8 @@ enum itrace_end {
 
 /* The `on` options @s was armed with (followed tasks inherit them). */
 void itrace_slot_opts(const struct itrace_slot *s, struct itrace_on_opts *o);
+/* "func" or "start" if @r starts a trigger's invocation, else NULL */
+const char *itrace_rec_entry(const struct itrace_rec *r, u64 prev_to);
 
 /* Upper bound of the max_tasks module parameter. */
 #define ITRACE_MAX_TASKS	256

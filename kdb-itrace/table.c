@@ -9,6 +9,7 @@
 #include <linux/vmalloc.h>
 #include <linux/sched/task.h>
 #include "itrace.h"
+#include "kind.h"
 
 struct itrace_slot *itrace_slots;
 unsigned int itrace_nr_slots;
@@ -185,6 +186,30 @@ void itrace_slot_opts(const struct itrace_slot *s, struct itrace_on_opts *o)
 	memcpy(o->stop, s->stop, sizeof(o->stop));
 	o->count = s->count;
 	o->cond = s->trig.cond.nr ? &s->trig.cond : NULL;
+}
+
+/*
+ * Is @r the first record of a trigger's invocation (`func`, `start`):
+ * the probed instruction, logged as async at the entry's uprobe, while
+ * its slot still belongs to the task that logged it (also after its
+ * exit, until the slot is claimed again)? @prev_to: where the thread's
+ * record before @r went (0: none). A recursive entry, stepped into
+ * while inside, went there by the call before it; a new invocation
+ * comes out of untraced running. The views start an invocation there.
+ * Any context: reads only.
+ */
+const char *itrace_rec_entry(const struct itrace_rec *r, u64 prev_to)
+{
+	const struct itrace_slot *s;
+
+	if (r->slot >= itrace_nr_slots || r->kind != ITRACE_K_ASYNC ||
+	    r->from == prev_to)
+		return NULL;
+	s = &itrace_slots[r->slot];
+	if (s->gen != r->gen || (!s->func[0] && !s->start[0]) ||
+	    !r->from || r->from != s->trig.probe[ITRACE_PROBE_ENTRY].ip)
+		return NULL;
+	return s->func[0] ? "func" : "start";
 }
 
 /* The mappings to name @r's addresses with, if its slot still has them. */
