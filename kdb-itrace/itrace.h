@@ -65,6 +65,7 @@ enum itrace_end {
 void itrace_slot_opts(const struct itrace_slot *s, struct itrace_on_opts *o);
 /* "func" or "start" if @r starts a trigger's invocation, else NULL */
 const char *itrace_rec_entry(const struct itrace_rec *r, u64 prev_to);
+void itrace_slot_release_all(struct task_struct *p, struct itrace_slot *keep);
 
 /* Upper bound of the max_tasks module parameter. */
 #define ITRACE_MAX_TASKS	256
@@ -233,6 +234,8 @@ void itrace_watch_status(struct itrace_ctx *ctx);
 
 /* rearm.c: the uprobes hand-off */
 void itrace_rearm_after(struct itrace_slot *s, unsigned long from);
+void itrace_rearm_drop_stray(struct itrace_slot *s, unsigned long val,
+			     struct pt_regs *regs);
 void itrace_rearm_pre_notify(struct itrace_slot *s, unsigned long val,
 			     struct pt_regs *regs);
 

@@ -273,6 +273,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		itrace_watch_exec(current);
 		return;
 	}
+	itrace_slot_release_all(current, s);
 	itrace_arch_disarm_current(s);
 	if ((s->flags & ITRACE_F_EXEC) && !READ_ONCE(itrace_shutdown) &&
 	    itrace_state_exec(&s->state)) {
@@ -295,10 +296,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 /* Runs as the exiting task: never the last task reference. */
 static void probe_exit(void *data, struct task_struct *p)
 {
-	struct itrace_slot *s = itrace_slot_of(p);
-
-	if (s)
-		itrace_slot_release(s);
+	itrace_slot_release_all(p, NULL);
 }
 
 /* As current, before a signal frame is built (siglock held). */

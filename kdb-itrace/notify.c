@@ -48,7 +48,12 @@ static int itrace_die(struct notifier_block *nb, unsigned long val,
 	 */
 	st = itrace_arch_step(s, data, st != ITRACE_OFF && inside && s->kinds,
 			      rearm);
-	if (!armed)
+	/*
+	 * No step bit of ours is left: finish an `off`. Also when armed was
+	 * read before the `off` and the trigger ended here: else STOPPING
+	 * would wait for a trap that never comes.
+	 */
+	if (!rearm)
 		itrace_state_stopped(&s->state);
 	return st;
 }
@@ -67,13 +72,19 @@ static int itrace_die_hi(struct notifier_block *nb, unsigned long val,
 {
 	struct die_args *a = data;
 	struct itrace_slot *s;
+	int st;
 
 	if (!user_mode(a->regs) || READ_ONCE(itrace_shutdown))
 		return NOTIFY_DONE;
 	s = itrace_slot_of_current();
-	if (s && itrace_state(&s->state) == ITRACE_ARMED &&
-	    itrace_slot_stepping(s))
+	if (!s)
+		return NOTIFY_DONE;
+	st = itrace_state(&s->state);
+	if (st == ITRACE_ARMED && itrace_slot_stepping(s))
 		itrace_rearm_pre_notify(s, val, a->regs);
+	else if (st == ITRACE_ARMED || st == ITRACE_STOPPING ||
+		 st == ITRACE_OFF)
+		itrace_rearm_drop_stray(s, val, a->regs);
 	return NOTIFY_DONE;
 }
 

@@ -225,6 +225,13 @@ static int parse_kinds(const char *list, u32 *kinds, char *err,
 	}
 }
 
+size_t itrace_place_plus(const char *s)
+{
+	const char *p = strrchr(s, '+');
+
+	return p ? (size_t)(p - s) : strlen(s);
+}
+
 /*
  * A place in the task's code (symmap.h's itrace_where_find()): a symbol,
  * mapping+0xOFF or 0xADDR; printable, no blank, at most ITRACE_FUNC_NAME
@@ -233,7 +240,7 @@ static int parse_kinds(const char *list, u32 *kinds, char *err,
 static int parse_where(const char *opt, const char *a, char *where,
 		       char *err, size_t errlen)
 {
-	size_t n = strlen(a), i, plus = strcspn(a, "+");
+	size_t n = strlen(a), i, plus = itrace_place_plus(a);
 	u64 v;
 
 	if (n > ITRACE_FUNC_NAME) {

@@ -109,6 +109,12 @@ void itrace_on_options(char *buf, size_t len, const struct itrace_on_opts *o);
 /* Defaults: every kind, no flags, no budget, no range. */
 void itrace_on_opts_init(struct itrace_on_opts *o);
 
+/*
+ * Where a place "mapping+0xOFF" splits: at its last '+' (a mapping's name
+ * may have some: libstdc++.so.6); strlen(@s) if it has none.
+ */
+size_t itrace_place_plus(const char *s);
+
 /* 0x and 1..16 hex digits, the @n bytes at @s: 0, or -1 */
 int itrace_parse_hex(const char *s, size_t n, u64 *out);
 

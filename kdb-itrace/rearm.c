@@ -64,6 +64,12 @@ static void rearm_work(struct callback_head *cb)
 				itrace_emit(s, ITRACE_K_ASYNC, s->rearm_from,
 					    ip);
 			itrace_arch_uprobe_resume(s, regs);
+		} else {
+			/*
+			 * `off` (or the trigger's end) came meanwhile: no
+			 * step bit of ours is left to finish it with a trap.
+			 */
+			itrace_state_stopped(&s->state);
 		}
 		local_irq_restore(flags);
 	}
@@ -85,6 +91,35 @@ void itrace_rearm_after(struct itrace_slot *s, unsigned long from)
 {
 	s->rearm_from = from;
 	queue_rearm(s);
+}
+
+/*
+ * Die notifier, ahead of uprobes, for current's slot @s when it is not
+ * being stepped: OFF, STOPPING (an `off` while the task stepped toward a
+ * probe, or while uprobes held the probe), or waiting for its trigger.
+ * A step bit of ours still set at a probe (x86: also one sigreturn
+ * restored) would have uprobes answer its step of the probed instruction
+ * with SIGTRAP: drop it, and resume nothing. At the trap that ends
+ * uprobes' out-of-line step, queue the work anyway: it finishes an `off`
+ * that came while uprobes held the task (no trap of ours would). A
+ * debugger's step bits are its own.
+ */
+void itrace_rearm_drop_stray(struct itrace_slot *s, unsigned long val,
+			     struct pt_regs *regs)
+{
+	unsigned long bp;
+
+	lockdep_assert_irqs_disabled();
+	if (val == ITRACE_DIE_XOL_STEP) {
+		if (xol_pending())
+			queue_rearm(s);
+		return;
+	}
+	if (val != ITRACE_DIE_BREAKPOINT || !uprobes_will_claim() ||
+	    itrace_arch_foreign_stepping())
+		return;
+	if (itrace_arch_uprobe_drop(s, regs, &bp))
+		itrace_state_stopped(&s->state);
 }
 
 /*

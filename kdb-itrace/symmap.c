@@ -89,7 +89,7 @@ static int find_map_off(const struct itrace_symmap *m, const char *spec,
 int itrace_where_find(const struct itrace_symmap *m, const char *spec,
 		      struct itrace_where *w, const char **why)
 {
-	size_t n = strlen(spec), plus = strcspn(spec, "+");
+	size_t n = strlen(spec), plus = itrace_place_plus(spec);
 	const struct itrace_map *e;
 	u64 addr;
 

@@ -242,6 +242,24 @@ void itrace_slot_release(struct itrace_slot *s)
 		put_task_struct(p);
 }
 
+/*
+ * Process context (exit, exec): free every slot of @p but @keep (NULL:
+ * all). A task has one, but `on comm` reaching it on one CPU while it
+ * execs a watched name on another can give it two.
+ */
+void itrace_slot_release_all(struct task_struct *p, struct itrace_slot *keep)
+{
+	unsigned int i, n = READ_ONCE(slots_used);
+
+	for (i = 0; i < n; i++) {
+		struct itrace_slot *s = &itrace_slots[i];
+
+		if (s != keep && READ_ONCE(s->task) == p &&
+		    itrace_state(&s->state) != ITRACE_FREE)
+			itrace_slot_release(s);
+	}
+}
+
 const char *itrace_state_name(int state)
 {
 	switch (state) {

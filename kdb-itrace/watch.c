@@ -115,19 +115,34 @@ int itrace_watch_add(const char *comm, u8 mode,
 	return busy ? -EBUSY : -ENOSPC;
 }
 
-/* `off comm`: 0, -ENOENT (not watched) or -EBUSY (as for add). */
+/*
+ * `off comm`: every entry of @comm (two, if kdb added one while a
+ * debugfs add was half-way). 0, -ENOENT (not watched) or -EBUSY (as for
+ * add).
+ */
 int itrace_watch_remove(const char *comm)
 {
-	struct itrace_watch *w = find(comm);
-	int seq;
+	int seq, ret = -ENOENT;
+	unsigned int i;
 
-	if (!w)
-		return -ENOENT;
-	if (!write_begin(w, &seq))
-		return -EBUSY;
-	WRITE_ONCE(w->live, false);
-	write_end(w, seq);
-	return 0;
+	for (i = 0; i < ITRACE_WATCH_MAX; i++) {
+		struct itrace_watch *w = &watches[i];
+
+		if (!READ_ONCE(w->live) || !same_comm(w->comm, comm))
+			continue;
+		if (!write_begin(w, &seq)) {
+			ret = -EBUSY;
+			continue;
+		}
+		/* still that one, now that it is ours */
+		if (w->live && same_comm(w->comm, comm)) {
+			WRITE_ONCE(w->live, false);
+			if (ret == -ENOENT)
+				ret = 0;
+		}
+		write_end(w, seq);
+	}
+	return ret;
 }
 
 /*

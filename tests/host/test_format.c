@@ -163,6 +163,8 @@ static void check_where(void)
 		  "no such mapping, or it does not map that offset" },
 		{ "tp_loop+0x1g", 0, 0, 0, false,
 		  "no such mapping, or it does not map that offset" },
+		{ "lib+x+0x2000", 0, 0, 0, false,
+		  "no such mapping, or it does not map that offset" },
 		{ "0x47a000", 0, 0, 0, false, "no mapping of a file there" },
 		{ "0x400fff", 0, 0, 0, false, "no mapping of a file there" },
 		{ "0x", 0, 0, 0, false, "no mapping of a file there" },
