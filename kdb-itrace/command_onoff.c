@@ -217,7 +217,7 @@ static noinline_for_stack int on_task(const struct itrace_cmd *cmd,
 	int err = 0;
 
 	rcu_read_lock();
-	p = pid_task(find_pid_ns(cmd->pid, &init_pid_ns), PIDTYPE_PID);
+	p = itrace_task_of(cmd->pid);
 	if (!p) {
 		outf(ctx, "itrace on: no task with pid %d\n", cmd->pid);
 		err = -ESRCH;
@@ -288,7 +288,7 @@ static noinline_for_stack int check_places(const struct itrace_cmd *cmd,
 	int err = 0;
 
 	rcu_read_lock();
-	p = pid_task(find_pid_ns(cmd->pid, &init_pid_ns), PIDTYPE_PID);
+	p = itrace_task_of(cmd->pid);
 	if (p)
 		get_task_struct(p);
 	rcu_read_unlock();

@@ -300,7 +300,7 @@ int itrace_cmd_regs(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 	int err = 0;
 
 	rcu_read_lock();
-	p = pid_task(find_pid_ns(cmd->pid, &init_pid_ns), PIDTYPE_PID);
+	p = itrace_task_of(cmd->pid);
 	s = p ? itrace_slot_of(p) : NULL;
 	if (!p) {
 		outf(ctx, "itrace regs: no task with pid %d\n", cmd->pid);

@@ -8,6 +8,8 @@
 #define _ITRACE_H
 
 #include <linux/atomic.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/task_work.h>
@@ -167,6 +169,15 @@ void itrace_trigger_cond_print(const struct itrace_cond *c, char *buf,
 			       size_t len);
 void itrace_triggers_init(void);
 void itrace_triggers_exit(void);
+
+/*
+ * The task with thread id @pid in the initial pid namespace (the ids
+ * kdb and debugfs use), or NULL. Inside rcu_read_lock(), or in kdb.
+ */
+static inline struct task_struct *itrace_task_of(int pid)
+{
+	return pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID);
+}
 
 static inline bool itrace_slot_opts_places(const struct itrace_on_opts *o)
 {

@@ -48,6 +48,17 @@ static const struct itrace_sym so_syms[] = {
 	{ .value = 0x2000, .off = 0x2000, .size = 0x80, .name = 10 },
 };
 
+/* @nr symbols of @syms, named from names[] */
+static struct itrace_symtab symtab(const struct itrace_sym *syms, u32 nr)
+{
+	struct itrace_symtab t = {
+		.syms = (struct itrace_sym *)syms, .names = names,
+		.nr = nr, .names_len = sizeof(names),
+	};
+
+	return t;
+}
+
 static const struct addr_case sym_cases[] = {
 	{ 0x401100, "sym: function start",
 	  "main+0x0" },
@@ -73,14 +84,8 @@ static const struct addr_case sym_cases[] = {
 
 static void check_syms(void)
 {
-	struct itrace_symtab prog = {
-		.syms = (struct itrace_sym *)prog_syms, .names = names,
-		.nr = 5, .names_len = sizeof(names),
-	};
-	struct itrace_symtab so = {
-		.syms = (struct itrace_sym *)so_syms, .names = names,
-		.nr = 2, .names_len = sizeof(names),
-	};
+	struct itrace_symtab prog = symtab(prog_syms, 5);
+	struct itrace_symtab so = symtab(so_syms, 2);
 	struct itrace_symmap m = {
 		.nr = 2,
 		.map = {
@@ -169,14 +174,8 @@ static void check_where(void)
 		{ "0x400fff", 0, 0, 0, false, "no mapping of a file there" },
 		{ "0x", 0, 0, 0, false, "no mapping of a file there" },
 	};
-	struct itrace_symtab prog = {
-		.syms = (struct itrace_sym *)prog_syms, .names = names,
-		.nr = 5, .names_len = sizeof(names),
-	};
-	struct itrace_symtab so = {
-		.syms = (struct itrace_sym *)so_syms, .names = names,
-		.nr = 2, .names_len = sizeof(names),
-	};
+	struct itrace_symtab prog = symtab(prog_syms, 5);
+	struct itrace_symtab so = symtab(so_syms, 2);
 	/* the library first: the program's symbols are still looked up first */
 	struct itrace_symmap m = {
 		.nr = 2,
