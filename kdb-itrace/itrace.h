@@ -212,25 +212,39 @@ static inline bool itrace_slot_stepping(const struct itrace_slot *s)
 	return t == ITRACE_TRIG_NONE || t == ITRACE_TRIG_INSIDE;
 }
 
+/* Has the step at @sp, @ip left invocation @f (returned, or jumped out)? */
+static inline bool itrace_frame_left(const struct itrace_trig_frame *f,
+				     unsigned long sp, unsigned long ip)
+{
+	return sp > f->sp || (sp == f->sp && ip == f->ret_ip);
+}
+
+void itrace_trigger_unnest(struct itrace_trigger *t, unsigned long sp,
+			   unsigned long ip);
+
 /*
  * Trap context, every step: has the step in @regs left the `func`
  * invocation's frame (stack pointer above the entry's, or at it and back
  * at the return address)? Then the slot waits for the next entry, or
  * with `count N` after the Nth is done with its function. Inline:
- * without `func` it is one compare.
+ * without `func` it is one compare; inside a recursion of F, the inner
+ * frames it left are counted off (trigger.c).
  */
 static inline bool itrace_trigger_left(struct itrace_slot *s,
 				       struct pt_regs *regs)
 {
 	struct itrace_trigger *t = &s->trig;
-	unsigned long sp;
+	unsigned long sp, ip;
 
 	if (t->state != ITRACE_TRIG_INSIDE || !t->by_frame)
 		return false;
 	sp = user_stack_pointer(regs);
-	if (sp < t->entry_sp ||
-	    (sp == t->entry_sp && instruction_pointer(regs) != t->ret_ip))
+	ip = instruction_pointer(regs);
+	if (!itrace_frame_left(&t->frame[0], sp, ip)) {
+		if (t->depth > 1)
+			itrace_trigger_unnest(t, sp, ip);
 		return false;
+	}
 	WRITE_ONCE(t->state, itrace_trigger_next(s));
 	return true;
 }

@@ -67,6 +67,42 @@ static bool not_ours(struct itrace_slot *s)
 	       READ_ONCE(s->trig.state) == ITRACE_TRIG_DONE;
 }
 
+/*
+ * func: an invocation of F begins (the entry's handler: @regs at F's
+ * first instruction). The first ITRACE_TRIG_FRAMES are kept.
+ */
+static void nest(struct itrace_trigger *t, struct pt_regs *regs)
+{
+	u32 d = t->depth;
+
+	if (!t->by_frame)
+		return;
+	if (d < ITRACE_TRIG_FRAMES) {
+		t->frame[d].sp = user_stack_pointer(regs);
+		t->frame[d].ret_ip = itrace_arch_return_address(regs);
+	}
+	if (d < U32_MAX)
+		WRITE_ONCE(t->depth, d + 1);
+}
+
+/*
+ * Trap context (itrace_trigger_left(), inside a recursion of F): the
+ * step at @sp, @ip has left the innermost kept frames; those beyond
+ * ITRACE_TRIG_FRAMES lie below the last one kept and end with it.
+ */
+void itrace_trigger_unnest(struct itrace_trigger *t, unsigned long sp,
+			   unsigned long ip)
+{
+	u32 n = min_t(u32, t->depth, ITRACE_TRIG_FRAMES);
+	u32 kept = n;
+
+	lockdep_assert_irqs_disabled();
+	while (n > 1 && itrace_frame_left(&t->frame[n - 1], sp, ip))
+		n--;
+	if (n < kept)
+		WRITE_ONCE(t->depth, n);
+}
+
 static int entry_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct itrace_slot *s = container_of(uc, struct itrace_slot,
@@ -75,13 +111,17 @@ static int entry_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 
 	if (not_ours(s))
 		return UPROBE_HANDLER_REMOVE;
+	if (READ_ONCE(t->state) == ITRACE_TRIG_INSIDE) {
+		nest(t, regs);	/* recursion: the outer call goes on */
+		return 0;
+	}
 	if (READ_ONCE(t->state) != ITRACE_TRIG_WAITING)
-		return 0;	/* recursion: the outer call goes on */
+		return 0;
 	if (!itrace_trigger_cond_holds(t, regs))
 		return 0;
 	if (t->by_frame) {
-		t->entry_sp = user_stack_pointer(regs);
-		t->ret_ip = itrace_arch_return_address(regs);
+		WRITE_ONCE(t->depth, 0);
+		nest(t, regs);
 	}
 	t->entries++;
 	WRITE_ONCE(t->state, ITRACE_TRIG_INSIDE);
@@ -224,6 +264,7 @@ bool itrace_trigger_setup(struct itrace_slot *s)
 	flush_work(&t->unreg);
 	unregister_now(t);
 	t->entries = 0;
+	t->depth = 0;
 	t->skipped = 0;
 	t->faults = 0;
 	t->by_frame = s->func[0];
@@ -299,14 +340,34 @@ static size_t places(const struct itrace_slot *s, bool where, char *buf,
 }
 
 /*
- * `status`: "func F (where): waiting, N entries" (or start and stop) or
- * why it failed; with a condition "; if C: N false" (", F faults").
+ * " at depth N" while inside F. Past the frames kept, the calls below
+ * them may have returned uncounted: " at depth 8 or more".
+ */
+static const char *depth_str(const struct itrace_trigger *t, u8 st,
+			     char *buf, size_t len)
+{
+	u32 d = READ_ONCE(t->depth);
+
+	if (st != ITRACE_TRIG_INSIDE || !t->by_frame)
+		return "";
+	if (d > ITRACE_TRIG_FRAMES)
+		snprintf(buf, len, " at depth %u or more", ITRACE_TRIG_FRAMES);
+	else
+		snprintf(buf, len, " at depth %u", d);
+	return buf;
+}
+
+/*
+ * `status`: "func F (where): waiting, N entries" ("inside at depth D,
+ * N entries"; or start and stop) or why it failed; with a condition
+ * "; if C: N false" (", F faults").
  */
 void itrace_trigger_status(const struct itrace_slot *s, char *buf,
 			   size_t len)
 {
 	const struct itrace_trigger *t = &s->trig;
 	u8 st = READ_ONCE(t->state);
+	char dbuf[24];
 	size_t w;
 
 	if (st >= ARRAY_SIZE(trig_names))
@@ -319,9 +380,9 @@ void itrace_trigger_status(const struct itrace_slot *s, char *buf,
 	else if (st == ITRACE_TRIG_SETUP)
 		w += scnprintf(buf + w, len - w, ": %s", trig_names[st]);
 	else
-		w += scnprintf(buf + w, len - w, ": %s, %llu entr%s",
-			       trig_names[st], t->entries,
-			       t->entries == 1 ? "y" : "ies");
+		w += scnprintf(buf + w, len - w, ": %s%s, %llu entr%s",
+			       trig_names[st], depth_str(t, st, dbuf, sizeof(dbuf)),
+			       t->entries, t->entries == 1 ? "y" : "ies");
 	if (!t->cond.nr)
 		return;
 	w += scnprintf(buf + w, len - w, "; if ");

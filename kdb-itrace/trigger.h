@@ -20,10 +20,11 @@
  *   INSIDE -> DONE        the same, for the last entry `count N` allows,
  *                         or a stop without start: the uprobes' next
  *                         hits take them out of the mm
- * An entry while INSIDE (recursion) changes nothing; nor does one while
- * WAITING where the `if` condition is false (counted as skipped), nor a
- * stop while WAITING. Only the slot's own task writes these, in its
- * uprobe handlers, task_work or step trap.
+ * An entry while INSIDE (a recursion) only adds to the depth (`status`
+ * says "inside at depth N"); one while WAITING where the `if` condition
+ * is false is counted as skipped; a stop while WAITING changes nothing.
+ * Only the slot's own task writes these, in its uprobe handlers,
+ * task_work or step trap.
  */
 #ifndef _ITRACE_TRIGGER_H
 #define _ITRACE_TRIGGER_H
@@ -50,6 +51,14 @@ enum {
 	ITRACE_NR_PROBES
 };
 
+#define ITRACE_TRIG_FRAMES 8
+
+/* An invocation of F: its stack pointer at entry, its return address. */
+struct itrace_trig_frame {
+	unsigned long sp;
+	unsigned long ret_ip;
+};
+
 struct itrace_probe {
 	bool registered;		/* until unreg ran */
 	unsigned long ip;		/* where it sits in the task */
@@ -64,8 +73,14 @@ struct itrace_trigger {
 	u64 entries;			/* entries that started tracing */
 	u64 skipped;			/* entries where `if` was false */
 	u64 faults;			/* ... because a load faulted */
-	unsigned long entry_sp;		/* func: the invocation's frame ... */
-	unsigned long ret_ip;		/* ... and where it returns to */
+	/*
+	 * func: the invocation's frame, then those of recursive calls of
+	 * F inside it (the first ITRACE_TRIG_FRAMES); depth counts them
+	 * all. Deeper calls are not kept: they end at the latest with the
+	 * innermost one kept, which lies below them on the stack.
+	 */
+	u32 depth;
+	struct itrace_trig_frame frame[ITRACE_TRIG_FRAMES];
 	struct mm_struct *mm;		/* the task's: compared, not used */
 	struct itrace_probe probe[ITRACE_NR_PROBES];
 	struct work_struct unreg;

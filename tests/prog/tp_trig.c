@@ -15,9 +15,16 @@
  *
  * usage: tp_trig FIFO     prints "tp_trig: pid P ready" first; exit
  *                         status 42 (target(n) is (n + 1)(n + 2) / 2)
+ *        tp_trig FIFO deep   after the first byte calls deep(3), which
+ *                         stops twice inside its own recursion, each
+ *                         time saying so and reading a byte: in deep(0),
+ *                         four calls deep, then in deep(2) once deep(1)
+ *                         returned, two deep; then once more after
+ *                         it returned; exit status 7
  */
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include "raw_syscall.h"
 
@@ -61,6 +68,30 @@ NOINLINE long outer(long n)
 
 long (*volatile fp)(long) = target;
 
+static void say_and_wait(const char *msg, long len, int fd)
+{
+	char c;
+
+	raw_syscall3(SYS_write, 1, (long)msg, len);
+	raw_syscall3(SYS_read, fd, (long)&c, 1);
+}
+
+NOINLINE long deep(long n, int fd)
+{
+	static const char in0[] = "tp_trig: in deep(0)\n";
+	static const char in2[] = "tp_trig: back in deep(2)\n";
+	long r = n;
+
+	if (n == 0) {
+		say_and_wait(in0, sizeof(in0) - 1, fd);
+		return 1;
+	}
+	r += deep(n - 1, fd);
+	if (n == 2)
+		say_and_wait(in2, sizeof(in2) - 1, fd);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	static const char done[] = "tp_trig: calls done\n";
@@ -68,7 +99,7 @@ int main(int argc, char **argv)
 	char c;
 	int fd;
 
-	if (argc != 2)
+	if (argc != 2 && (argc != 3 || strcmp(argv[2], "deep")))
 		return 2;
 	fd = open(argv[1], O_RDWR);
 	if (fd < 0)
@@ -76,6 +107,13 @@ int main(int argc, char **argv)
 	printf("tp_trig: pid %d ready\n", getpid());
 	fflush(stdout);
 	raw_syscall3(SYS_read, fd, (long)&c, 1);
+	if (argc == 3) {
+		static const char back[] = "tp_trig: deep returned\n";
+
+		sum = deep(3, fd);
+		say_and_wait(back, sizeof(back) - 1, fd);
+		return sum;
+	}
 	sum += work(3);
 	sum += target(2);
 	sum += outer(5);
