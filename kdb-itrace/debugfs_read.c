@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The read-only debugfs files, in the raw format of `itrace log -r`:
- * log, a snapshot of the whole log taken at open(), and stream, every
+ * log, a copy of the whole log taken at open() (the tracing goes on
+ * meanwhile, and a reader may take its time), and stream, every
  * record logged after open(), as it comes. Readers poll: the trap path
  * runs with IRQs off and must not wake anyone, so a blocked stream
  * reader looks for new records every STREAM_POLL_MS.
@@ -47,10 +48,18 @@ static int rd_open(struct inode *inode, struct file *file, bool stream)
 		kfree(rf);
 		return -ENOMEM;
 	}
-	if (stream)
+	if (stream) {
 		itrace_tail_start(rf->tail);
-	else
-		itrace_merge_start(rf->merge, 0, itrace_log_last_seq());
+	} else {
+		u64 last = itrace_log_last_seq();
+
+		if (itrace_merge_copy(rf->merge, last)) {
+			itrace_merge_free(rf->merge);
+			kfree(rf);
+			return -ENOMEM;
+		}
+		itrace_merge_start(rf->merge, 0, last);
+	}
 	file->private_data = rf;
 	return stream_open(inode, file);
 }

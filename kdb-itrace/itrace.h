@@ -114,6 +114,7 @@ u64 itrace_log_clear_seq(void);
 /* merge.c */
 struct itrace_merge *itrace_merge_alloc(void);
 void itrace_merge_free(struct itrace_merge *m);
+int itrace_merge_copy(struct itrace_merge *m, u64 max_seq);
 void itrace_merge_start(struct itrace_merge *m, int pid, u64 max_seq);
 bool itrace_merge_next(struct itrace_merge *m, struct itrace_rec *out,
 		       unsigned int *out_cpu);

@@ -7,6 +7,8 @@
  */
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include "itrace.h"
 
@@ -16,11 +18,17 @@ struct merge_cpu {
 	bool have;
 };
 
-/* k-way merge of the ring snapshots by seq */
+/*
+ * k-way merge of the rings by seq: of the live rings (kdb, where every
+ * writer is stopped), or of copies of them (the debugfs log file, whose
+ * reader may take its time while the writers go on).
+ */
 struct itrace_merge {
 	int pid;
 	u64 torn;
 	u64 late;
+	u64 copy_lost;		/* overwritten while copied */
+	struct itrace_ring *copy;	/* [nr_cpu_ids], or NULL: live */
 	struct merge_cpu c[];	/* [nr_cpu_ids] */
 };
 
@@ -31,9 +39,81 @@ struct itrace_merge *itrace_merge_alloc(void)
 		       GFP_KERNEL);
 }
 
+static void copies_free(struct itrace_merge *m)
+{
+	unsigned int cpu;
+
+	if (!m->copy)
+		return;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		kvfree(m->copy[cpu].recs);
+	kfree(m->copy);
+	m->copy = NULL;
+}
+
 void itrace_merge_free(struct itrace_merge *m)
 {
+	if (m)
+		copies_free(m);
 	kfree(m);
+}
+
+/*
+ * Copy @cpu's complete records above the clear floor and up to @max_seq
+ * into @dst, a ring of their own (its head: how many). The writer may
+ * be running: it overwrites the oldest first, where the copy starts,
+ * and the copy soon runs ahead of it; what it took first is counted.
+ */
+static int ring_copy(struct itrace_merge *m, unsigned int cpu, u64 max_seq,
+		     struct itrace_ring *dst)
+{
+	const struct itrace_ring *src = itrace_log_ring(cpu);
+	u64 n = min_t(u64, READ_ONCE(src->head), src->mask + 1ULL);
+	struct itrace_ring_iter it;
+	struct itrace_rec r;
+	u64 i = 0;
+
+	if (!n)
+		return 0;
+	n = roundup_pow_of_two(n);
+	dst->recs = kvmalloc_array(n, sizeof(*dst->recs), GFP_KERNEL);
+	if (!dst->recs)
+		return -ENOMEM;
+	dst->mask = n - 1;
+	dst->cpu = cpu;
+	itrace_ring_iter_start(&it, src, itrace_log_clear_seq(), max_seq);
+	while (i < n && itrace_ring_iter_next(&it, &r))
+		dst->recs[i++] = r;
+	dst->head = i;
+	m->copy_lost += it.torn + it.late;
+	return 0;
+}
+
+/*
+ * Process context: copy every ring's records up to @max_seq, for an
+ * itrace_merge_start() with the same @max_seq to read at leisure (the
+ * debugfs log: a reader piped into `head` or `less` would otherwise
+ * find the oldest records overwritten by then). As much memory as the
+ * records copied, until itrace_merge_free().
+ */
+int itrace_merge_copy(struct itrace_merge *m, u64 max_seq)
+{
+	unsigned int cpu;
+
+	might_sleep();
+	copies_free(m);
+	m->copy_lost = 0;
+	m->copy = kcalloc(nr_cpu_ids, sizeof(*m->copy), GFP_KERNEL);
+	if (!m->copy)
+		return -ENOMEM;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		if (ring_copy(m, cpu, max_seq, &m->copy[cpu])) {
+			copies_free(m);
+			return -ENOMEM;
+		}
+		cond_resched();
+	}
+	return 0;
 }
 
 /*
@@ -53,8 +133,8 @@ void itrace_merge_start(struct itrace_merge *m, int pid, u64 max_seq)
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		struct merge_cpu *c = &m->c[cpu];
 
-		itrace_ring_iter_start(&c->it, itrace_log_ring(cpu), floor,
-				       max_seq);
+		itrace_ring_iter_start(&c->it, m->copy ? &m->copy[cpu] :
+				       itrace_log_ring(cpu), floor, max_seq);
 		c->have = itrace_ring_iter_next(&c->it, &c->cur);
 	}
 }
@@ -99,10 +179,13 @@ bool itrace_merge_next(struct itrace_merge *m, struct itrace_rec *out,
 	}
 }
 
-/* After itrace_merge_next() returned false: records skipped. */
+/*
+ * After itrace_merge_next() returned false: records skipped (with a
+ * copy, overwritten before they were copied).
+ */
 u64 itrace_merge_torn(const struct itrace_merge *m)
 {
-	return m->torn;
+	return m->torn + m->copy_lost;
 }
 
 u64 itrace_merge_late(const struct itrace_merge *m)

@@ -51,14 +51,19 @@ bool itrace_ring_iter_next(struct itrace_ring_iter *it,
 			it->torn++;
 			continue;
 		}
-		it->last_seq = s1;
-		out->seq = s1;
-		if (s1 <= it->min_seq)
-			continue;
+		/*
+		 * Newer than the snapshot: the writer lapped us here. The
+		 * older records after it are still good: it must not
+		 * become the last seq seen.
+		 */
 		if (s1 > it->max_seq) {
 			it->late++;
 			continue;
 		}
+		it->last_seq = s1;
+		out->seq = s1;
+		if (s1 <= it->min_seq)
+			continue;
 		return true;
 	}
 	return false;
