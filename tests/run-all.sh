@@ -55,11 +55,22 @@ flavour_run() {
 # Every VM wait is a handshake or scaled by ITRACE_TIME_SCALE, so a
 # slower guest is no failure. Each lane's output is printed whole, in
 # arch order, once both are done; its timing line on the way.
+# One flavour crosses over: x86_64-6.12-stock runs at the end of the last
+# lane (ppc64le's), booted with one CPU (ITRACE_SMP=1). A stock kernel has
+# no kdb, so there is no roundup to starve, and with one vCPU the host
+# runs the same three busy threads as an x86_64 guest beside a ppc64le
+# one. It evens the lanes: the x86_64 one ran about 4 minutes longer.
+lane_moved=x86_64-6.12-stock
 vm_lanes() {
-	local a f lanes=() logs=()
+	local a f lanes=() logs=() moved=
 	for a in ${ITRACE_ARCHES:-x86_64 ppc64le}; do
 		lanes+=("$(flavours | grep -E "^$a(-|$)" | tr '\n' ' ')")
 	done
+	if [ ${#lanes[@]} -gt 1 ] && [[ " ${lanes[0]} " == *" $lane_moved "* ]]; then
+		lanes[0]=$(echo " ${lanes[0]} " | sed "s/ $lane_moved / /")
+		lanes[-1]+="$lane_moved "
+		moved=$lane_moved
+	fi
 	if [ "${ITRACE_VM_LANES:-2}" = 1 ]; then
 		for f in ${lanes[*]}; do
 			flavour_run "$f" "$top/tests/vm/run.sh"
@@ -71,7 +82,11 @@ vm_lanes() {
 		(
 			t=$(date +%s)
 			for f in ${lanes[$a]}; do
-				flavour_run "$f" "$top/tests/vm/run.sh"
+				if [ "$f" = "$moved" ]; then
+					ITRACE_SMP=1 flavour_run "$f" "$top/tests/vm/run.sh"
+				else
+					flavour_run "$f" "$top/tests/vm/run.sh"
+				fi
 			done >"${logs[$a]}" 2>&1
 			echo "# vm lane ${lanes[$a]}took $(( $(date +%s) - t )) s" >&2
 		) &

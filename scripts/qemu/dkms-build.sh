@@ -36,6 +36,11 @@ step() {
 		die "dkms $1 failed (log: $log)"
 	fi
 }
+# One dkms at a time: two lanes may build for two stock kernels at once,
+# and dkms makes its signing key (/var/lib/dkms/mok.key) on first use.
+mkdir -p "$ITRACE_CACHE"
+exec 9>"$ITRACE_CACHE/dkms.lock"
+flock 9
 step add "${mod[@]}" "${opts[@]}"
 step build "${mod[@]}" -k "$release" --kernelsourcedir "$kdir" "${opts[@]}"
 step install "${mod[@]}" -k "$release" --kernelsourcedir "$kdir" \
