@@ -337,12 +337,22 @@ int itrace_cmd_on(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 
 /*
  * Not armed yet: the arming work sees STOPPING and releases the slot.
- * Waiting for its function: no step bit of ours to wait for.
+ * Waiting for its function: no step bit of ours to wait for. A trigger's
+ * uprobes go at once through debugfs; kdb and xmon can neither sleep nor
+ * queue work: there they go at the task's next hit of one (trigger.c),
+ * its exit or exec, or the unload. Only a slot that was ARMED: before,
+ * its arming work may be registering them.
  */
-static void off_one(struct itrace_slot *s)
+static void off_one(struct itrace_slot *s, const struct itrace_ctx *ctx)
 {
-	if (itrace_state_stop(&s->state) && !itrace_slot_stepping(s))
+	int was = itrace_state_stop(&s->state);
+
+	if (was == ITRACE_FREE)
+		return;
+	if (!itrace_slot_stepping(s))
 		itrace_state_stopped(&s->state);
+	if (was == ITRACE_ARMED && !ctx->stopped)
+		itrace_trigger_release(s);
 }
 
 static bool is_on(const struct itrace_slot *s)
@@ -368,7 +378,7 @@ static int off_comm(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 
 		if (!is_on(s) || strncmp(s->comm, cmd->comm, ITRACE_COMM_LEN))
 			continue;
-		off_one(s);
+		off_one(s, ctx);
 		n++;
 	}
 	if (err && !n) {
@@ -398,7 +408,7 @@ int itrace_cmd_off(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 			continue;
 		if (s->pid == cmd->pid || !named)
 			named = s;
-		off_one(s);
+		off_one(s, ctx);
 		n++;
 	}
 	if (!cmd->pid) {

@@ -75,11 +75,14 @@ static inline bool itrace_state_arm(atomic_t *state)
 	return itrace_state_move(state, ITRACE_PENDING, ITRACE_ARMED);
 }
 
-/* `off`: true if the slot was pending or armed */
-static inline bool itrace_state_stop(atomic_t *state)
+/* `off`: the state it left, PENDING or ARMED; FREE (0) if neither */
+static inline int itrace_state_stop(atomic_t *state)
 {
-	return itrace_state_move(state, ITRACE_PENDING, ITRACE_STOPPING) ||
-	       itrace_state_move(state, ITRACE_ARMED, ITRACE_STOPPING);
+	if (itrace_state_move(state, ITRACE_PENDING, ITRACE_STOPPING))
+		return ITRACE_PENDING;
+	if (itrace_state_move(state, ITRACE_ARMED, ITRACE_STOPPING))
+		return ITRACE_ARMED;
+	return ITRACE_FREE;
 }
 
 static inline bool itrace_state_stopped(atomic_t *state)

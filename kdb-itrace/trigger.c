@@ -103,6 +103,19 @@ void itrace_trigger_unnest(struct itrace_trigger *t, unsigned long sp,
 		WRITE_ONCE(t->depth, n);
 }
 
+/*
+ * The task hit a probe it no longer needs (`off` from kdb or xmon,
+ * `count N` done): the breakpoint leaves its mm, and the uprobe goes
+ * too, from a work item (unregistering sleeps, and waits for this
+ * handler). A forked child's hit leaves the parent's probes alone.
+ */
+static int drop(struct itrace_slot *s)
+{
+	if (READ_ONCE(s->task) == current && !READ_ONCE(itrace_shutdown))
+		schedule_work(&s->trig.unreg);
+	return UPROBE_HANDLER_REMOVE;
+}
+
 static int entry_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct itrace_slot *s = container_of(uc, struct itrace_slot,
@@ -110,7 +123,7 @@ static int entry_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 	struct itrace_trigger *t = &s->trig;
 
 	if (not_ours(s))
-		return UPROBE_HANDLER_REMOVE;
+		return drop(s);
 	if (READ_ONCE(t->state) == ITRACE_TRIG_INSIDE) {
 		nest(t, regs);	/* recursion: the outer call goes on */
 		return 0;
@@ -136,7 +149,7 @@ static int stop_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 	struct itrace_trigger *t = &s->trig;
 
 	if (not_ours(s))
-		return UPROBE_HANDLER_REMOVE;
+		return drop(s);
 	/* reached while not traced: nothing to end */
 	if (READ_ONCE(t->state) == ITRACE_TRIG_INSIDE)
 		WRITE_ONCE(t->state, itrace_trigger_next(s));
@@ -263,6 +276,8 @@ bool itrace_trigger_setup(struct itrace_slot *s)
 	/* a registration of an earlier `on` of this task goes first */
 	flush_work(&t->unreg);
 	unregister_now(t);
+	t->probe[ITRACE_PROBE_ENTRY].where[0] = '\0';
+	t->probe[ITRACE_PROBE_STOP].where[0] = '\0';
 	t->entries = 0;
 	t->depth = 0;
 	t->skipped = 0;
@@ -298,7 +313,10 @@ undo:
 	return false;
 }
 
-/* Slot release (not kdb, not a trap): the uprobes go, in a work item. */
+/*
+ * Slot release, or `off` through debugfs (process context: not kdb, not
+ * a trap): the uprobes go, in a work item. An `on` again waits for it.
+ */
 void itrace_trigger_release(struct itrace_slot *s)
 {
 	if (registered(&s->trig))
@@ -331,7 +349,7 @@ static size_t places(const struct itrace_slot *s, bool where, char *buf,
 			continue;
 		w += scnprintf(buf + w, len - w, "%s%s %s", w ? ", " : "",
 			       i ? "stop" : start_or_func[!!s->func[0]], p[i]);
-		if (where && READ_ONCE(t->probe[i].registered))
+		if (where && t->probe[i].where[0])
 			w += scnprintf(buf + w, len - w, " (%.*s)",
 				       (int)sizeof(t->probe[i].where) - 1,
 				       t->probe[i].where);
