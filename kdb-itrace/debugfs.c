@@ -190,6 +190,7 @@ int itrace_debugfs_init(void)
 	debugfs_create_file("control", 0600, dir, NULL, &ctl_fops);
 	debugfs_create_file("log", 0400, dir, NULL, &itrace_log_fops);
 	debugfs_create_file("stream", 0400, dir, NULL, &itrace_stream_fops);
+	debugfs_create_file("maps", 0400, dir, NULL, &itrace_maps_fops);
 	return 0;
 }
 

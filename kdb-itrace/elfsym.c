@@ -2,8 +2,8 @@
 /*
  * The ELF function-symbol reader (see elfsym.h), in named phases: the
  * file header, the loadable segments (which turn a symbol's address into
- * a file offset), the section headers (which table, which strings), then
- * the symbols, and a sort. Only 64-bit little-endian images (x86-64,
+ * a file offset), the build-id note, the section headers (which table,
+ * which strings), then the symbols, and a sort. Only 64-bit little-endian images (x86-64,
  * ppc64le) of type EXEC or DYN. Every read goes through read_at(), which
  * checks it against the file's size; every count against the caller's
  * buffers. Pure C, shared with host tests and the fuzz target.
@@ -48,6 +48,8 @@ static_assert(sizeof(struct elf_sym) == 24, "Elf64_Sym");
 #define ET_EXEC		2
 #define ET_DYN		3
 #define PT_LOAD		1
+#define PT_NOTE		4
+#define NT_GNU_BUILD_ID	3
 #define SHT_SYMTAB	2
 #define SHT_STRTAB	3
 #define SHT_DYNSYM	11
@@ -57,8 +59,14 @@ static_assert(sizeof(struct elf_sym) == 24, "Elf64_Sym");
 
 /* More PT_LOADs than any linker writes (ld: 2 to 5) means a bad file. */
 #define MAX_LOADS	16
+/* Notes looked at per PT_NOTE segment (a program has 2 to 4). */
+#define MAX_NOTES	32
 /* Symbols read per call of the source's read(): 192 bytes of stack. */
 #define SYM_CHUNK	8
+
+struct elf_nhdr {
+	u32 namesz, descsz, type;
+};
 
 struct elf {
 	const struct itrace_elf_src *src;
@@ -68,6 +76,8 @@ struct elf {
 	enum itrace_sym_source source;
 	u64 symoff, nsyms;
 	u64 stroff, strsz;
+	u32 build_id_len;
+	u8 build_id[ITRACE_BUILD_ID_MAX];
 	char *err;
 	size_t errlen;
 };
@@ -158,6 +168,67 @@ static int elf_loads(struct elf *e)
 	return 0;
 }
 
+/*
+ * One note segment [off, off + size): the first NT_GNU_BUILD_ID note
+ * named "GNU" of at most ITRACE_BUILD_ID_MAX bytes. A malformed note
+ * ends the walk: the build-id is a label, not worth failing the file.
+ */
+static int note_segment(struct elf *e, u64 off, u64 size)
+{
+	struct elf_nhdr nh;
+	u64 end = off + size, name, desc, next;
+	char gnu[4];
+	u32 i;
+	int ret;
+
+	for (i = 0; i < MAX_NOTES && end - off >= sizeof(nh); i++) {
+		ret = read_at(e, off, &nh, sizeof(nh));
+		if (ret)
+			return ret;
+		name = off + sizeof(nh);
+		desc = name + ALIGN((u64)nh.namesz, 4);
+		next = desc + ALIGN((u64)nh.descsz, 4);
+		if (next > end)
+			return 0;
+		if (nh.type == NT_GNU_BUILD_ID && nh.namesz == 4 &&
+		    nh.descsz && nh.descsz <= ITRACE_BUILD_ID_MAX) {
+			ret = read_at(e, name, gnu, sizeof(gnu));
+			if (!ret && !memcmp(gnu, "GNU", 4))
+				ret = read_at(e, desc, e->build_id, nh.descsz);
+			if (ret)
+				return ret;
+			if (!memcmp(gnu, "GNU", 4)) {
+				e->build_id_len = nh.descsz;
+				return 0;
+			}
+		}
+		off = next;
+	}
+	return 0;
+}
+
+/* The GNU build-id, from the first PT_NOTE segment that has one. */
+static int elf_build_id(struct elf *e)
+{
+	struct elf_phdr ph;
+	u32 i;
+	int ret;
+
+	e->build_id_len = 0;
+	for (i = 0; i < e->eh.phnum && !e->build_id_len; i++) {
+		ret = read_at(e, e->eh.phoff + (u64)i * sizeof(ph), &ph,
+			      sizeof(ph));
+		if (ret)
+			return ret;
+		if (ph.type != PT_NOTE || !in_file(e, ph.offset, ph.filesz))
+			continue;
+		ret = note_segment(e, ph.offset, ph.filesz);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* Section @i's header. */
 static int section(struct elf *e, u32 i, struct elf_shdr *sh)
 {
@@ -229,6 +300,8 @@ static int elf_open(struct elf *e, const struct itrace_elf_src *src,
 	if (!ret)
 		ret = elf_loads(e);
 	if (!ret)
+		ret = elf_build_id(e);
+	if (!ret)
 		ret = elf_tables(e);
 	return ret;
 }
@@ -244,6 +317,8 @@ int itrace_elf_probe(const struct itrace_elf_src *src,
 	info->source = e.source;
 	info->nsyms = e.source ? (u32)e.nsyms : 0;
 	info->strsz = e.source ? (u32)e.strsz : 0;
+	info->build_id_len = e.build_id_len;
+	memcpy(info->build_id, e.build_id, e.build_id_len);
 	return 0;
 }
 

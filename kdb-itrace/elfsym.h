@@ -34,10 +34,15 @@ enum itrace_sym_source {
  * every symbol; the names copied from a string table of strsz bytes may
  * need more than that, where its strings share their tails.
  */
+/* Longest GNU build-id kept (ld: sha1 20, md5 and uuid 16, xxhash 8). */
+#define ITRACE_BUILD_ID_MAX	32
+
 struct itrace_elf_info {
 	enum itrace_sym_source source;
 	u32 nsyms;		/* entries in the symbol table */
 	u32 strsz;		/* bytes of its string table */
+	u32 build_id_len;	/* 0: none (or longer than kept) */
+	u8 build_id[ITRACE_BUILD_ID_MAX];	/* NT_GNU_BUILD_ID */
 };
 
 struct itrace_sym {
@@ -63,9 +68,11 @@ struct itrace_symtab {
 #define ITRACE_SYM_NAME_MAX	127
 
 /*
- * Phase 1: check the headers and find the symbol table (.symtab, else
- * .dynsym). 0 (info->source may be ITRACE_SYMS_NONE), or -ENOEXEC (a bad
- * file) / -EIO (the read callback failed) with one line in @err.
+ * Phase 1: check the headers, find the symbol table (.symtab, else
+ * .dynsym) and the GNU build-id note (in a PT_NOTE segment, where the
+ * loader and perf look). 0 (info->source may be ITRACE_SYMS_NONE), or
+ * -ENOEXEC (a bad file) / -EIO (the read callback failed) with one line
+ * in @err.
  */
 int itrace_elf_probe(const struct itrace_elf_src *src,
 		     struct itrace_elf_info *info, char *err, size_t errlen);

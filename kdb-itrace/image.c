@@ -221,6 +221,23 @@ out:
 	return img;
 }
 
+u32 itrace_file_build_id(struct file *f, u8 *id)
+{
+	struct inode *inode = file_inode(f);
+	struct itrace_elf_src src = {
+		.read = file_read, .ctx = f, .size = i_size_read(inode),
+	};
+	struct itrace_elf_info info;
+	char err[8];	/* why it is no ELF file: not needed here */
+
+	might_sleep();
+	if (!S_ISREG(inode->i_mode) ||
+	    itrace_elf_probe(&src, &info, err, sizeof(err)))
+		return 0;
+	memcpy(id, info.build_id, info.build_id_len);
+	return info.build_id_len;
+}
+
 static struct itrace_image *image_of_file(struct file *f)
 {
 	struct inode *inode = file_inode(f);

@@ -29,6 +29,13 @@ void itrace_maps_take(struct itrace_symmap *m);
  */
 struct mm_struct;
 void itrace_maps_of(struct itrace_symmap *m, struct mm_struct *mm);
+/*
+ * Process context (it reads the file): the GNU build-id of ELF file @f
+ * into @id (ITRACE_BUILD_ID_MAX bytes); its length, 0 if none.
+ */
+struct file;
+u32 itrace_file_build_id(struct file *f, u8 *id);
+
 /* Process context: drop @m's images (unload). */
 void itrace_maps_drop(struct itrace_symmap *m);
 

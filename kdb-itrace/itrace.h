@@ -55,6 +55,7 @@ struct itrace_slot {
 	u64 gen_records;		/* of those, before the gen's exec */
 	struct itrace_arch_slot arch;
 	struct itrace_symmap map;
+	struct itrace_capmaps __rcu *capmaps;	/* capture.c */
 };
 
 /* Why a slot's tracing ended without an `off` (status says so). */
@@ -110,6 +111,10 @@ unsigned int itrace_log_per_cpu(void);
 const struct itrace_ring *itrace_log_ring(unsigned int cpu);
 u64 itrace_log_last_seq(void);
 u64 itrace_log_clear_seq(void);
+
+/* capture.c: the mappings a capture needs, and the debugfs `maps` file */
+void itrace_capture_take(struct itrace_slot *s);
+void itrace_capture_exit(void);
 
 /* merge.c */
 struct itrace_merge *itrace_merge_alloc(void);

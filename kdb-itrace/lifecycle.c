@@ -123,6 +123,7 @@ static void itrace_arm_work(struct callback_head *cb)
 		if (itrace_state(&s->state) == ITRACE_PENDING &&
 		    !READ_ONCE(itrace_shutdown)) {
 			itrace_maps_take(&s->map);
+			itrace_capture_take(s);
 			range_resolve(s);
 			/* stepping now, or at the function's first entry */
 			now = itrace_trigger_setup(s);

@@ -135,6 +135,7 @@ static void __exit itrace_exit(void)
 	}
 	itrace_triggers_exit();
 	itrace_images_exit();
+	itrace_capture_exit();
 	itrace_arch_exit();
 	itrace_log_free();
 	itrace_table_free();

@@ -4,7 +4,8 @@
 against nm over real binaries: every function symbol nm lists (type FUNC
 or GNU_IFUNC, defined, from .symtab, or from .dynsym where the file has
 no .symtab) must be in the reader's table at the same address with the
-same size and name, and the table must hold nothing else. Names longer
+same size and name, and the table must hold nothing else; the build-id
+must be the one readelf -n shows (or none for both). Names longer
 than the reader keeps (elfsym.h) compare by their kept prefix. Prints a
 PASS/FAIL line per file for tests/run-all.sh.
 
@@ -31,6 +32,16 @@ def nm_funcs(nm, path, dynamic):
     return funcs
 
 
+def readelf_build_id(nm, path):
+    """The GNU build-id readelf -n shows (the same binutils as NM), or 'none'."""
+    readelf = nm[:-2] + 'readelf'
+    out = subprocess.run([readelf, '-n', path], capture_output=True, text=True)
+    for line in out.stdout.splitlines():
+        if line.strip().startswith('Build ID:'):
+            return line.split(':', 1)[1].strip()
+    return 'none'
+
+
 def main():
     tool, nm, files = sys.argv[1], sys.argv[2], sys.argv[3:]
     failed = 0
@@ -43,6 +54,12 @@ def main():
             continue
         summary = lines[-1].split()
         source, total, dropped = summary[2], int(summary[4]), int(summary[8])
+        build_id, want_id = summary[10], readelf_build_id(nm, path)
+        if build_id != want_id:
+            print(f'FAIL elfsym build-id {path}: {build_id}, readelf -n: {want_id}')
+            failed += 1
+        else:
+            print(f'PASS elfsym build-id {path}: {build_id}, as readelf -n')
         got = set()
         for line in lines[:-1]:
             v, s, n = line.split(' ', 2)

@@ -4,7 +4,7 @@
  * FILE and prints what it kept, for tests/host/elfsym_nm.py to hold
  * against nm: one "value size name" line per symbol (hex, in the
  * table's order: by file offset), then
- *   # source symtab|dynsym|none total N kept N dropped N
+ *   # source symtab|dynsym|none total N kept N dropped N build-id HEX|none
  * With -l OFF...: the symbol covering each file offset instead, one
  * "off name value" line each ("off -" for none). Exit status 1 with the
  * reader's error line on a bad file.
@@ -101,7 +101,10 @@ int main(int argc, char **argv)
 	for (i = 0; i < t.nr; i++)
 		printf("%llx %x %s\n", (unsigned long long)t.syms[i].value,
 		       t.syms[i].size, itrace_sym_name(&t, &t.syms[i]));
-	printf("# source %s total %u kept %u dropped %u\n", sources[t.source],
-	       t.total, t.nr, t.dropped);
+	printf("# source %s total %u kept %u dropped %u build-id ",
+	       sources[t.source], t.total, t.nr, t.dropped);
+	for (i = 0; i < info.build_id_len; i++)
+		printf("%02x", info.build_id[i]);
+	printf("%s\n", info.build_id_len ? "" : "none");
 	return 0;
 }

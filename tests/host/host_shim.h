@@ -33,6 +33,7 @@ typedef int64_t s64;
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define ALIGN(x, a)		(((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
 #define container_of(p, type, member) \
 	((type *)((char *)(p) - offsetof(type, member)))
 /* the kernel's sort(): heapsort, no swap function needed here */

@@ -86,7 +86,8 @@ elfsym_nm() {
 		echo "FAIL host elfsym_tool: does not build"
 		return
 	fi
-	for x in "-static -o $b/tp_loop.static" "-fPIE -pie -o $b/tp_loop.pie"; do
+	for x in "-static -o $b/tp_loop.static" "-fPIE -pie -o $b/tp_loop.pie" \
+		"-static -Wl,--build-id=none -o $b/tp_loop.noid"; do
 		# shellcheck disable=SC2086 # options and output as words
 		gcc -O1 -fno-inline -g $x "$top/tests/prog/tp_loop.c" ||
 			echo "FAIL host elfsym: tp_loop $x does not build"
@@ -96,7 +97,7 @@ elfsym_nm() {
 		echo "FAIL host elfsym: tp_loop for ppc64le does not build"
 	python3 "$top/tests/host/elfsym_nm.py" "$b/elfsym_tool" nm \
 		/lib/x86_64-linux-gnu/libc.so.6 /lib64/ld-linux-x86-64.so.2 \
-		/bin/busybox "$b/tp_loop.static" "$b/tp_loop.pie"
+		/bin/busybox "$b/tp_loop.static" "$b/tp_loop.pie" "$b/tp_loop.noid"
 	python3 "$top/tests/host/elfsym_nm.py" "$b/elfsym_tool" \
 		powerpc64le-linux-gnu-nm /usr/powerpc64le-linux-gnu/lib/libc.so.6 \
 		/usr/powerpc64le-linux-gnu/lib/ld64.so.2 "$ppcbb" "$b/tp_loop.ppc64le"

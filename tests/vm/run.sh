@@ -70,7 +70,7 @@ if [ -z "$only" ] && [ "$ITRACE_KVARIANT" = debug ]; then
 	case $ITRACE_ARCH in
 	ppc64le) only="debug_canary tp_loop lifecycle signals exit_unload uprobe_resv atomic" ;;
 	*) only="debug_canary tp_loop bad_input running overflow lifecycle follow
-		comm signals exit_unload uprobe debugfs debugfs_stream debugfs_kdb atomic
+		comm signals exit_unload uprobe debugfs debugfs_stream debugfs_kdb capture atomic
 		lockdown_boot sym trigger" ;;
 	esac
 	only=$(echo $only)
@@ -99,6 +99,7 @@ xmon_tests() {
 if [ "$ITRACE_KVARIANT" = stock ]; then
 	want debugfs && vmtest debugfs
 	want debugfs_stream && vmtest debugfs_stream
+	want capture && vmtest capture "$b"
 	want lockdown && vmtest lockdown
 	xmon_tests
 	exit 0
@@ -197,6 +198,7 @@ fi
 want debugfs && vmtest debugfs
 want debugfs_stream && vmtest debugfs_stream
 want debugfs_kdb && vmtest debugfs_kdb
+want capture && vmtest capture "$b"
 want cmd_enable && vmtest cmd_enable
 want lockdown && vmtest lockdown
 # Only the debug kernels load a signed module (sha256: debug.config).

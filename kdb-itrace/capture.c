@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a capture needs beside the records to name their addresses later,
+ * off the box (docs/CAPTURE.md): per traced task its process, name and
+ * every file-backed mapping as /proc/PID/maps shows it (an executable
+ * mapping alone does not place a PIE), with each ELF file's GNU
+ * build-id, so that a reader can tell a binary changed since. Taken as
+ * the task, in its arming work (when it is armed, and again at each exec
+ * it is followed through); kept with the slot until the next take, so
+ * the records of a task that exited can still be named. The debugfs
+ * `maps` file prints every slot's, copied at open().
+ *
+ * Contexts: the take runs in the task's own context (mmap_lock, file
+ * reads, allocation); the readers in process context (debugfs open()),
+ * under rcu_read_lock(); a replaced text is freed a grace period later.
+ * kdb and xmon never look at it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include "itrace.h"
+#include "debugfs.h"
+#include "image.h"
+
+/* Mappings listed per task; past that, one line counts the rest. */
+#define CAP_MAPS_MAX	256
+/* A longer path shows as "(path too long)". */
+#define CAP_PATH_MAX	512
+/* Distinct files whose build-id one take remembers (libc: 5 mappings). */
+#define CAP_IDS		32
+/* "map PID START-END PERMS OFFSET BUILDID " before the path */
+#define CAP_LINE_MAX	(48 + 2 * 16 + 2 * ITRACE_BUILD_ID_MAX + CAP_PATH_MAX)
+
+struct itrace_capmaps {
+	struct rcu_head rcu;
+	size_t len;
+	char text[];
+};
+
+struct cap_vma {
+	unsigned long start, end, pgoff;
+	vm_flags_t flags;
+	struct file *file;	/* held */
+};
+
+struct cap_id {
+	const struct inode *inode;
+	u32 len;
+	u8 id[ITRACE_BUILD_ID_MAX];
+};
+
+struct cap_take {
+	struct cap_vma vma[CAP_MAPS_MAX];
+	struct cap_id ids[CAP_IDS];
+	char path[CAP_PATH_MAX];
+	u32 nr, more, nids;
+};
+
+/* Under mmap_lock: the file-backed mappings, each file held. */
+static void cap_walk(struct mm_struct *mm, struct cap_take *c)
+{
+	struct vm_area_struct *vma;
+
+	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end)) {
+		struct cap_vma *v = &c->vma[c->nr];
+
+		if (!vma->vm_file)
+			continue;
+		if (c->nr == CAP_MAPS_MAX) {
+			c->more++;
+			continue;
+		}
+		v->start = vma->vm_start;
+		v->end = vma->vm_end;
+		v->pgoff = vma->vm_pgoff;
+		v->flags = vma->vm_flags;
+		v->file = get_file(vma->vm_file);
+		c->nr++;
+	}
+}
+
+/* @f's build-id, read once per file and take: "" for none. */
+static const struct cap_id *cap_build_id(struct cap_take *c, struct file *f)
+{
+	const struct inode *inode = file_inode(f);
+	struct cap_id *e;
+	u32 i;
+
+	for (i = 0; i < c->nids; i++)
+		if (c->ids[i].inode == inode)
+			return &c->ids[i];
+	e = &c->ids[c->nids < CAP_IDS ? c->nids++ : CAP_IDS - 1];
+	e->inode = inode;
+	e->len = itrace_file_build_id(f, e->id);
+	return e;
+}
+
+/* The path, as /proc/PID/maps writes it (a newline as \012). */
+static const char *cap_path(struct cap_take *c, struct file *f)
+{
+	char *p = file_path(f, c->path, sizeof(c->path));
+
+	if (PTR_ERR_OR_ZERO(p) == -ENAMETOOLONG)
+		return "(path too long)";
+	return IS_ERR(p) ? "(no path)" : p;
+}
+
+static size_t cap_line(struct cap_take *c, const struct cap_vma *v,
+		       pid_t pid, char *buf, size_t len)
+{
+	const struct cap_id *id = cap_build_id(c, v->file);
+	const char *path = cap_path(c, v->file);
+	size_t w;
+	u32 i;
+
+	w = scnprintf(buf, len, "map %d %08lx-%08lx %c%c%c%c %08llx ", pid,
+		      v->start, v->end, v->flags & VM_READ ? 'r' : '-',
+		      v->flags & VM_WRITE ? 'w' : '-',
+		      v->flags & VM_EXEC ? 'x' : '-',
+		      v->flags & VM_MAYSHARE ? 's' : 'p',
+		      (unsigned long long)v->pgoff << PAGE_SHIFT);
+	for (i = 0; i < id->len; i++)
+		w += scnprintf(buf + w, len - w, "%02x", id->id[i]);
+	if (!id->len)
+		w += scnprintf(buf + w, len - w, "-");
+	w += scnprintf(buf + w, len - w, " ");
+	for (; *path && w + 5 < len; path++) {
+		if (*path == '\n')
+			w += scnprintf(buf + w, len - w, "\\012");
+		else
+			buf[w++] = *path;
+	}
+	return w + scnprintf(buf + w, len - w, "\n");
+}
+
+/* The text of @c for @s, in a new itrace_capmaps; NULL if no memory. */
+static struct itrace_capmaps *cap_text(struct itrace_slot *s,
+				       struct cap_take *c, u64 seq)
+{
+	size_t room = (c->nr + 2) * CAP_LINE_MAX, w;
+	struct itrace_capmaps *t;
+	char *buf = kvmalloc(room, GFP_KERNEL);
+	u32 i;
+
+	if (!buf)
+		return NULL;
+	w = scnprintf(buf, room, "task %d tgid %d seq %llu comm %s\n", s->pid,
+		      s->tgid, (unsigned long long)seq, current->comm);
+	for (i = 0; i < c->nr; i++)
+		w += cap_line(c, &c->vma[i], s->pid, buf + w, room - w);
+	if (c->more)
+		w += scnprintf(buf + w, room - w,
+			       "more %d %u mappings not listed\n", s->pid,
+			       c->more);
+	t = kvmalloc(struct_size(t, text, w), GFP_KERNEL);
+	if (t) {
+		t->len = w;
+		memcpy(t->text, buf, w);
+	}
+	kvfree(buf);
+	return t;
+}
+
+static void cap_free_rcu(struct rcu_head *rcu)
+{
+	kvfree(container_of(rcu, struct itrace_capmaps, rcu));
+}
+
+/*
+ * The arming work, as @s's task: take its mappings now. Records the task
+ * logs from here on have a seq above the one noted. Without memory the
+ * slot keeps what it had (`maps` then shows an older take, or nothing).
+ */
+void itrace_capture_take(struct itrace_slot *s)
+{
+	struct mm_struct *mm = current->mm;
+	struct itrace_capmaps *t, *old;
+	struct cap_take *c;
+	u64 seq = itrace_log_last_seq();
+	u32 i;
+
+	might_sleep();
+	c = kvzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c || !mm)
+		goto out;
+	mmap_read_lock(mm);
+	cap_walk(mm, c);
+	mmap_read_unlock(mm);
+	t = cap_text(s, c, seq);
+	for (i = 0; i < c->nr; i++)
+		fput(c->vma[i].file);
+	if (!t)
+		goto out;
+	old = rcu_replace_pointer(s->capmaps, t, true);
+	if (old)
+		call_rcu(&old->rcu, cap_free_rcu);
+out:
+	kvfree(c);
+}
+
+/* Unload, once nothing can read or take any more. */
+void itrace_capture_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < itrace_nr_slots; i++)
+		kvfree(rcu_replace_pointer(itrace_slots[i].capmaps, NULL,
+					   true));
+	rcu_barrier();
+}
+
+/* The `maps` file: every slot's text, copied at open(). */
+struct cap_file {
+	size_t len;
+	char text[];
+};
+
+static size_t cap_copy(char *buf, size_t room)
+{
+	static const char head[] = "itrace-maps 1\n";
+	size_t w = 0, need = sizeof(head) - 1;
+	unsigned int i;
+
+	if (buf && room >= need)
+		memcpy(buf, head, need);
+	w = need;
+	rcu_read_lock();
+	for (i = 0; i < itrace_nr_slots; i++) {
+		const struct itrace_capmaps *t;
+
+		t = rcu_dereference(itrace_slots[i].capmaps);
+		if (!t)
+			continue;
+		if (buf && w + t->len <= room)
+			memcpy(buf + w, t->text, t->len);
+		w += t->len;
+	}
+	rcu_read_unlock();
+	return w;
+}
+
+static int maps_open(struct inode *inode, struct file *file)
+{
+	struct cap_file *cf = NULL;
+	int ret = itrace_debugfs_may_open(), tries;
+	size_t need;
+
+	if (ret)
+		return ret;
+	/* a take between the two passes can make it longer: again */
+	for (tries = 0; tries < 3; tries++) {
+		need = cap_copy(NULL, 0);
+		kvfree(cf);
+		cf = kvmalloc(struct_size(cf, text, need), GFP_KERNEL);
+		if (!cf)
+			return -ENOMEM;
+		cf->len = cap_copy(cf->text, need);
+		if (cf->len <= need)
+			break;
+	}
+	if (cf->len > need) {
+		kvfree(cf);
+		return -EAGAIN;
+	}
+	file->private_data = cf;
+	return 0;
+}
+
+static ssize_t maps_read(struct file *file, char __user *ubuf, size_t count,
+			 loff_t *ppos)
+{
+	struct cap_file *cf = file->private_data;
+
+	return simple_read_from_buffer(ubuf, count, ppos, cf->text, cf->len);
+}
+
+static int maps_release(struct inode *inode, struct file *file)
+{
+	kvfree(file->private_data);
+	return 0;
+}
+
+const struct file_operations itrace_maps_fops = {
+	.owner = THIS_MODULE,
+	.open = maps_open,
+	.release = maps_release,
+	.read = maps_read,
+	.llseek = default_llseek,
+};
