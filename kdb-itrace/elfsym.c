@@ -141,6 +141,12 @@ static int elf_header(struct elf *e)
 	return 0;
 }
 
+/* Program header @i. */
+static int phdr(struct elf *e, u32 i, struct elf_phdr *ph)
+{
+	return read_at(e, e->eh.phoff + (u64)i * sizeof(*ph), ph, sizeof(*ph));
+}
+
 static int elf_loads(struct elf *e)
 {
 	struct elf_phdr ph;
@@ -149,8 +155,7 @@ static int elf_loads(struct elf *e)
 
 	e->nloads = 0;
 	for (i = 0; i < e->eh.phnum; i++) {
-		ret = read_at(e, e->eh.phoff + (u64)i * sizeof(ph), &ph,
-			      sizeof(ph));
+		ret = phdr(e, i, &ph);
 		if (ret)
 			return ret;
 		if (ph.type != PT_LOAD || !ph.filesz)
@@ -216,8 +221,7 @@ static int elf_build_id(struct elf *e)
 
 	e->build_id_len = 0;
 	for (i = 0; i < e->eh.phnum && !e->build_id_len; i++) {
-		ret = read_at(e, e->eh.phoff + (u64)i * sizeof(ph), &ph,
-			      sizeof(ph));
+		ret = phdr(e, i, &ph);
 		if (ret)
 			return ret;
 		if (ph.type != PT_NOTE || !in_file(e, ph.offset, ph.filesz))
