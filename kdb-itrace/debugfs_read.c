@@ -26,7 +26,7 @@ struct rd_file {
 	struct itrace_tail *tail;	/* stream */
 	bool done;			/* log: everything was read */
 	size_t len, off;		/* text[off..len) still to copy */
-	char text[2 * ITRACE_LINE_MAX];
+	char text[4096];		/* a batch of lines */
 };
 
 static int rd_open(struct inode *inode, struct file *file, bool stream)
@@ -74,14 +74,20 @@ static int rd_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static int add_line(struct rd_file *rf, const struct itrace_rec *r,
-		    unsigned int cpu)
+/* Append to rf->text (which has room for two lines: see drain()). */
+static void add_text(struct rd_file *rf, int n)
 {
-	return itrace_format_raw(rf->text + rf->len,
-				 sizeof(rf->text) - rf->len, r, cpu);
+	rf->len = min(rf->len + n, sizeof(rf->text) - 1);
 }
 
-/* Refill rf->text with the next log line; false at the end. */
+static void add_line(struct rd_file *rf, const struct itrace_rec *r,
+		     unsigned int cpu)
+{
+	add_text(rf, itrace_format_raw(rf->text + rf->len,
+				       sizeof(rf->text) - rf->len, r, cpu));
+}
+
+/* Append the next log line to rf->text; false at the end. */
 static bool log_refill(struct rd_file *rf)
 {
 	struct itrace_rec r;
@@ -91,20 +97,23 @@ static bool log_refill(struct rd_file *rf)
 	if (rf->done)
 		return false;
 	if (itrace_merge_next(rf->merge, &r, &cpu)) {
-		rf->len = add_line(rf, &r, cpu);
+		add_line(rf, &r, cpu);
 		return true;
 	}
 	rf->done = true;
 	n = itrace_merge_torn(rf->merge) + itrace_merge_late(rf->merge);
 	if (!n)
 		return false;
-	rf->len = scnprintf(rf->text, sizeof(rf->text),
-			    "itrace: %llu record%s skipped (overwritten while read)\n",
-			    n, n == 1 ? "" : "s");
+	add_text(rf, scnprintf(rf->text + rf->len, sizeof(rf->text) - rf->len,
+			       "itrace: %llu record%s skipped (overwritten while read)\n",
+			       n, n == 1 ? "" : "s"));
 	return true;
 }
 
-/* Refill with the next stream record(s); false if none is there yet. */
+/*
+ * Append the next stream record (after a lost line if records were
+ * lost); false if none is there yet.
+ */
 static bool stream_refill(struct rd_file *rf, bool *waiting)
 {
 	struct itrace_rec r;
@@ -115,16 +124,19 @@ static bool stream_refill(struct rd_file *rf, bool *waiting)
 		return false;
 	lost = itrace_tail_take_lost(rf->tail);
 	if (lost)
-		rf->len = scnprintf(rf->text, sizeof(rf->text),
-				    "itrace: %llu record%s lost (not read in time)\n",
-				    lost, lost == 1 ? "" : "s");
-	rf->len += add_line(rf, &r, cpu);
+		add_text(rf, scnprintf(rf->text + rf->len,
+				       sizeof(rf->text) - rf->len,
+				       "itrace: %llu record%s lost (not read in time)\n",
+				       lost, lost == 1 ? "" : "s"));
+	add_line(rf, &r, cpu);
 	return true;
 }
 
 /*
- * Copy what is there, refilling line by line, until @count bytes or
- * nothing more. Returns the bytes copied, or -EFAULT if none could be.
+ * Copy what is there until @count bytes or nothing more, a batch of lines
+ * at a time (formatted while there is room for two more and @count wants
+ * more: one copy_to_user a batch, not a line). Returns the bytes copied,
+ * or -EFAULT if none could be.
  */
 static ssize_t drain(struct rd_file *rf, char __user *ubuf, size_t count,
 		     bool *waiting)
@@ -137,10 +149,13 @@ static ssize_t drain(struct rd_file *rf, char __user *ubuf, size_t count,
 		if (rf->off == rf->len) {
 			rf->off = 0;
 			rf->len = 0;
-			if (rf->merge ? !log_refill(rf) :
-					!stream_refill(rf, waiting))
+			while (rf->len + 2 * ITRACE_LINE_MAX <= sizeof(rf->text) &&
+			       rf->len < count - copied &&
+			       (rf->merge ? log_refill(rf) :
+					    stream_refill(rf, waiting)))
+				;
+			if (!rf->len)
 				break;
-			rf->len = min(rf->len, sizeof(rf->text) - 1);
 		}
 		n = min(rf->len - rf->off, count - copied);
 		if (copy_to_user(ubuf + copied, rf->text + rf->off, n))

@@ -53,14 +53,60 @@ int itrace_format_addr(char *buf, size_t len, const struct itrace_symmap *m,
 			(unsigned long long)off);
 }
 
+/* @v in @base (10 or 16, lower-case) at @p; returns the end */
+static char *put_num(char *p, u64 v, unsigned int base)
+{
+	char t[20];
+	int n = 0;
+
+	do {
+		t[n++] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	while (n)
+		*p++ = t[--n];
+	return p;
+}
+
+/*
+ * The raw line, as snprintf(buf, len, "%llu %u %u %s 0x%llx 0x%llx\n",
+ * ...) writes it (same bytes, same return), by hand: the stream's
+ * readers format every record, and vsnprintf's parsing of the format was
+ * most of their time.
+ */
 int itrace_format_raw(char *buf, size_t len, const struct itrace_rec *r,
 		      unsigned int cpu)
 {
-	return snprintf(buf, len, "%llu %u %u %s 0x%llx 0x%llx\n",
-			(unsigned long long)r->seq, cpu, r->pid,
-			itrace_kind_name(r->kind),
-			(unsigned long long)r->from,
-			(unsigned long long)r->to);
+	const char *kind = itrace_kind_name(r->kind);
+	char t[ITRACE_LINE_MAX], *p = t;
+	size_t n;
+
+	p = put_num(p, r->seq, 10);
+	*p++ = ' ';
+	p = put_num(p, cpu, 10);
+	*p++ = ' ';
+	p = put_num(p, r->pid, 10);
+	*p++ = ' ';
+	n = strlen(kind);
+	memcpy(p, kind, n);
+	p += n;
+	*p++ = ' ';
+	*p++ = '0';
+	*p++ = 'x';
+	p = put_num(p, r->from, 16);
+	*p++ = ' ';
+	*p++ = '0';
+	*p++ = 'x';
+	p = put_num(p, r->to, 16);
+	*p++ = '\n';
+	n = p - t;
+	if (len) {
+		size_t w = n < len - 1 ? n : len - 1;
+
+		memcpy(buf, t, w);
+		buf[w] = '\0';
+	}
+	return n;
 }
 
 int itrace_format_sym_header(char *buf, size_t len)

@@ -214,6 +214,48 @@ static void check_where(void)
 	}
 }
 
+/*
+ * itrace_format_raw() writes by hand what the documented printf format
+ * writes: the same bytes and return value for edge and pseudo-random
+ * records, every kind (and one past), into every buffer size up to the
+ * line's (truncated as snprintf truncates).
+ */
+static void raw_as_printf(void)
+{
+	u64 x = 0x9e3779b97f4a7c15ULL, vals[] = { 0, 1, 9, 10, 15, 16, ~0ULL };
+	unsigned int i, bad = 0, cases = 0;
+
+	for (i = 0; i < 2000; i++) {
+		struct itrace_rec r;
+		char got[160], want[160];
+		unsigned int cpu;
+		size_t len;
+		int a, b;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		r.seq = i < 7 ? vals[i] : x >> (i % 64);
+		r.from = i < 7 ? vals[6 - i] : x * 3;
+		r.to = i % 5 ? x >> 12 : vals[i % 7];
+		r.pid = (u32)(x >> 32) >> (i % 32);
+		r.kind = i % (ITRACE_K_NR + 1);
+		cpu = i % 3 ? i : 65535;
+		len = i % 4 ? sizeof(got) : i % 97;
+		a = itrace_format_raw(got, len, &r, cpu);
+		b = snprintf(want, len, "%llu %u %u %s 0x%llx 0x%llx\n",
+			     (unsigned long long)r.seq, cpu, r.pid,
+			     itrace_kind_name(r.kind),
+			     (unsigned long long)r.from,
+			     (unsigned long long)r.to);
+		cases++;
+		if (a != b || (len && strcmp(got, want)))
+			bad++;
+	}
+	CHECK("format raw writes what its printf format writes (2000 records, truncations included)",
+	      !bad && cases == 2000);
+}
+
 int main(void)
 {
 	struct itrace_symmap m = {
@@ -299,5 +341,6 @@ int main(void)
 		n = itrace_format_raw(buf, sizeof(buf), &w, 65535);
 		CHECK("format raw worst case fits", n < ITRACE_LINE_MAX);
 	}
+	raw_as_printf();
 	return check_failed ? 1 : 0;
 }
