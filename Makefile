@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # kdb-itrace top-level wrapper. The module itself is built by Kbuild.
 #
-#   make                 module for the project's own test kernel
+#   make                 module for the project's own test kernel, and
+#                        tools/itrace-dump (needs libdw-dev)
+#   make tools           tools/itrace-dump alone
 #   make KDIR=/path      module for your kernel's build dir
 #                        (pass ARCH=/CROSS_COMPILE= as for that kernel)
 #   make install         build and install for the running kernel (or
 #                        KDIR=...): modules_install into
 #                        /lib/modules/<release>/updates, then depmod
-#                        (INSTALL_MOD_PATH=DIR: under DIR instead)
+#                        (INSTALL_MOD_PATH=DIR: under DIR instead); and
+#                        itrace-dump into $(PREFIX)/bin (/usr/local)
 #   make dkms-install    sources to /usr/src/kdb-itrace-<version>, then
 #                        dkms add, build and install for the running
 #                        kernel and every later one (dkms.conf)
@@ -59,9 +62,12 @@ endif
 
 ITRACE_FUZZ_SECS ?= 60
 
-.PHONY: all module install dkms-install dkms-remove vm check check-debug check-host check-vm bench fuzz checkpatch sparse clean
+.PHONY: all module tools install dkms-install dkms-remove vm check check-debug check-host check-vm bench fuzz checkpatch sparse clean
 
-all: module
+all: module tools
+
+tools:
+	@$(MAKE) -C tools/itrace-dump
 
 module:
 	@kdir=$(KDIR_CMD) && $(MAKE) -C "$$kdir" M=$(CURDIR) $(KARGS) W=1 modules
@@ -71,6 +77,7 @@ install:
 	$(MAKE) -C "$(INSTALL_KDIR)" M=$(CURDIR) INSTALL_MOD_DIR=updates modules_install
 	depmod -a $(if $(INSTALL_MOD_PATH),-b "$(INSTALL_MOD_PATH)") \
 		"$$(cat "$(INSTALL_KDIR)/include/config/kernel.release")"
+	$(MAKE) -C tools/itrace-dump install
 
 dkms-install:
 	rm -rf "$(DKMS_SRC)"
@@ -115,3 +122,4 @@ clean:
 	@kdir=$$(ls -d $${ITRACE_CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/kdb-itrace}/kernel/$(ITRACE_ARCH)-[0-9]* 2>/dev/null | head -1); \
 	if [ -n "$$kdir" ]; then $(MAKE) -C "$$kdir" M=$(CURDIR) clean; fi
 	rm -rf tests/host/build build
+	$(MAKE) -C tools/itrace-dump clean

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# `make bench`: the host microbenchmark (bench/host/run.sh), then for each
+# `make bench`: the host microbenchmark (bench/host/run.sh), itrace-dump's
+# symbolization rate (bench/dump.sh), then for each
 # arch one VM boot on the wall clock and one under qemu -icount (guest
 # instruction counts), each running every mode in the same boot
 # (bench/vm.sh, bench/vm.exp); then the tables (bench/table.py) on
@@ -20,7 +21,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 out="$top/build/bench"
 mkdir -p "$out"
-rm -f "$out"/*.data "$out/host.txt"
+rm -f "$out"/*.data "$out/host.txt" "$out/dump.md"
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -31,6 +32,8 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 say "host microbenchmark"
 "$top/bench/host/run.sh" | tee "$out/host.txt" || die "host benchmark failed"
+say "itrace-dump: symbolized records per second"
+"$top/bench/dump.sh" | tee "$out/dump.md" || die "itrace-dump benchmark failed"
 rc=0
 for a in ${ITRACE_ARCHES:-x86_64 ppc64le}; do
 	for c in ${BENCH_CLOCKS:-wall icount}; do
@@ -52,6 +55,8 @@ trc=$?
 	sed 's/^/    /' "$out/machine.txt"
 	echo
 	cat "$out/tables.md"
+	echo
+	cat "$out/dump.md"
 } >"$out/results.md"
 cat "$out/results.md"
 [ $rc -eq 0 ] || say "some VM runs failed; their rows are missing (logs in $out)"

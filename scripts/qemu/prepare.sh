@@ -39,7 +39,7 @@ case "${ITRACE_NO_MODULE:-0}" in
 *) die "ITRACE_NO_MODULE must be 0 or 1" ;;
 esac
 
-need_pkgs build-essential binutils "$QEMU_PKG" expect python3
+need_pkgs build-essential binutils "$QEMU_PKG" expect python3 libdw-dev elfutils pkg-config
 # Cross toolchain and the target libc for the static test programs.
 [ "$ITRACE_ARCH" != ppc64le ] ||
 	need_pkgs gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
@@ -117,6 +117,12 @@ for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_sysca
 	fi
 	progs+=(--prog "$b/$p")
 done
+# itrace-dump's `capture`, the part that runs on the traced machine:
+# static, without elfutils (tools/itrace-dump/Makefile's capture-only)
+run itrace-dump $TARGET_CC -static -O2 -D_GNU_SOURCE -DITRACE_DUMP_CAPTURE_ONLY \
+	-o "$b/itrace-dump" "$ITRACE_TOP/tools/itrace-dump/main.c" \
+	"$ITRACE_TOP/tools/itrace-dump/drain.c"
+progs+=(--prog "$b/itrace-dump")
 # The dynamically linked PIE test program, and what it needs at run
 # time: its loader at the path its PT_INTERP names and every DT_NEEDED
 # library in the guest's library directory, all from the target's libc

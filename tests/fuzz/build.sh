@@ -24,6 +24,8 @@ sources() {
 	format)		echo kdb-itrace/format.c kdb-itrace/symmap.c kdb-itrace/kind.c kdb-itrace/elfsym.c kdb-itrace/parse.c ;;
 	elfsym)		echo kdb-itrace/elfsym.c ;;
 	cond)		echo kdb-itrace/cond.c ;;
+	capfile)	echo -D_GNU_SOURCE tools/itrace-dump/capfile.c tools/itrace-dump/obuf.c \
+			tools/itrace-dump/script.c tools/itrace-dump/tree.c ;;
 	*)		return 1 ;;
 	esac
 }

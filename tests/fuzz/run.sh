@@ -3,8 +3,9 @@
 # Bounded libFuzzer runs of the pure-C parts, for `make fuzz` and the
 # fuzz group of tests/run-all.sh: the command parser, the x86 decoder
 # (ITRACE_FUZZ_SECS each, default 60) and the POWER classifier, the log
-# ring, the line formatter, the ELF symbol reader and the condition
-# compiler (half that each); 4.5 minutes in all.
+# ring, the line formatter, the ELF symbol reader, the condition
+# compiler and itrace-dump's capture reader (half that each); 5 minutes
+# in all.
 #
 #   tests/fuzz/run.sh [target...]    targets: tests/fuzz/fuzz_<target>.c
 #
@@ -20,7 +21,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${ITRACE_FUZZ_SECS:-60}
 b="$top/build/fuzz"
 
-all="parse x86_decode ppc_class ring format elfsym cond"
+all="parse x86_decode ppc_class ring format elfsym cond capfile"
 targets=${*:-$all}
 
 # Per target: share of $secs (percent), longest input, dictionary.
@@ -33,6 +34,7 @@ opts() {
 	format)		echo 50 1024 - ;;
 	elfsym)		echo 50 16384 - ;;
 	cond)		echo 50 4096 cond.dict ;;
+	capfile)	echo 50 8192 capfile.dict ;;
 	*)		echo 50 4096 - ;;
 	esac
 }

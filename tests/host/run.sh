@@ -8,7 +8,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/qemu/lib.sh"
 
-need_pkgs build-essential binutils busybox-static gcc-powerpc64le-linux-gnu \
+need_pkgs build-essential binutils busybox-static gcc-powerpc64le-linux-gnu libdw-dev \
 	libc6-dev-ppc64el-cross
 b="$top/tests/host/build"
 mkdir -p "$b"
@@ -103,3 +103,18 @@ elfsym_nm() {
 		/usr/powerpc64le-linux-gnu/lib/ld64.so.2 "$ppcbb" "$b/tp_loop.ppc64le"
 }
 elfsym_nm
+
+# itrace-dump (tools/itrace-dump) with the same warnings, as errors: bad
+# captures and command lines (tests/host/test_dump.py)
+dump_input() {
+	local src=(main.c capfile.c drain.c obuf.c script.c sym.c tree.c)
+	if ! (cd "$top/tools/itrace-dump" && gcc "${cflags[@]}" -D_GNU_SOURCE \
+		-o "$b/itrace-dump" "${src[@]}" -ldw -lelf) >"$b/itrace-dump.build.log" 2>&1; then
+		echo "FAIL host itrace-dump: does not build"
+		sed 's/^/    /' "$b/itrace-dump.build.log" | head -20
+		return
+	fi
+	python3 "$top/tests/host/test_dump.py" "$b/itrace-dump" \
+		"$top/tests/fuzz/corpus/capfile/small"
+}
+dump_input

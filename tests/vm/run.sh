@@ -94,6 +94,33 @@ xmon_tests() {
 	fi
 	! want xmon_ro || vmtest xmon_ro
 }
+# itrace-dump: a capture taken in the guest (tests/vm/dump.exp), read on
+# this host by the full build (tools/itrace-dump) and checked against the
+# binaries (tests/vm/dump_check.py; logs: dump/). On the test kernels of
+# both lines (the stock kernels' stream is debugfs_stream's).
+dump_test() {
+	want dump || return 0
+	rm -rf "$b/logs/dump"
+	mkdir -p "$b/logs/dump"
+	vmtest dump "$b/logs/dump"
+	[ -s "$b/logs/dump/capture" ] || return 0
+	if ! make -s -C "$top/tools/itrace-dump" >"$b/logs/dump/make.log" 2>&1; then
+		echo "FAIL dump: tools/itrace-dump does not build ($b/logs/dump/make.log)" | tag
+		return 0
+	fi
+	# a real viewer loads the JSON (once: on the x86_64 test kernel)
+	local viewer=()
+	if [ "$ITRACE_FLAVOUR" = x86_64 ]; then
+		if html=$("$top/tests/vm/speedscope.sh" 2>"$b/logs/dump/viewer.log"); then
+			viewer=(--viewer "$html")
+		else
+			echo "FAIL dump: viewer: no speedscope ($b/logs/dump/viewer.log)" | tag
+		fi
+	fi
+	python3 "$top/tests/vm/dump_check.py" ${viewer[@]+"${viewer[@]}"} \
+		"$top/tools/itrace-dump/itrace-dump" "$b" "$b/logs/dump/capture" |
+		sed 's/^PASS /PASS dump: /;s/^FAIL /FAIL dump: /' | tag
+}
 # Debian's own kernel (no kdb, module from DKMS): what works there is the
 # debugfs front-end, and the same lockdown behaviour; on ppc64le xmon.
 if [ "$ITRACE_KVARIANT" = stock ]; then
@@ -199,6 +226,7 @@ want debugfs && vmtest debugfs
 want debugfs_stream && vmtest debugfs_stream
 want debugfs_kdb && vmtest debugfs_kdb
 want capture && vmtest capture "$b"
+dump_test
 want cmd_enable && vmtest cmd_enable
 want lockdown && vmtest lockdown
 # Only the debug kernels load a signed module (sha256: debug.config).

@@ -1,0 +1,458 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Checks itrace-dump's views of a capture taken in the VM (dump.exp).
+
+The binaries are the host's copies in BDIR (the programs) and BDIR/lib
+(libc, the loader), placed under a made-up --symfs tree at the paths
+the capture's map lines name. For every record:
+  script    the kind as perf names it; both addresses with the function
+            and offset that the file's own symbol table (readelf -s, as
+            sym_check.py reads it: .symtab, else .dynsym) gives, any alias
+            at that start accepted, "[unknown]" where no symbol covers
+            it, and the mapping's path as the dso; with -F +srcline the
+            program's addresses at the file:line addr2line gives;
+  calls     per thread the tree calls_check.walk() makes from the same
+            records (calls and returns from before tracing, depths and
+            names);
+  chrome    valid JSON; per thread every slice inside its parent, as
+            many slices as calls, a name for each process and thread;
+  folded    one stack per record (the counts add up to the records),
+            each starting with its thread's name.
+Then a program changed since the capture (another file at its path) and
+one missing: each named once on stderr, its addresses [unknown], the
+other files still named. With --viewer INDEX_HTML (speedscope's page,
+tests/vm/speedscope.sh): the chrome output opened there in headless
+chromium must make one profile per thread, each named by its process
+and thread.
+
+Prints PASS/FAIL lines; exit status 1 on any FAIL.
+
+usage: dump_check.py [--viewer INDEX_HTML] ITRACE_DUMP BDIR CAPTURE
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sym_check  # noqa: E402
+import calls_check  # noqa: E402
+
+TOOLS = os.environ.get('ITRACE_TOOLS', '')
+os.environ.setdefault('READELF', TOOLS + 'readelf')
+PERF_KIND = {'call': 'call', 'icall': 'call', 'ret': 'return', 'jmp': 'jmp',
+             'ijmp': 'jmp', 'jcc': 'jcc', 'jcc-nt': 'jcc-nt', 'insn': 'insn',
+             'syscall': 'syscall', 'int': 'int', 'iret': 'iret',
+             'far': 'far', 'async': 'async'}
+SCRIPT = re.compile(r'^ *(\S+) +(\d+) \[(\d+)\] #(\d+): (\S+) +([0-9a-f]+) '
+                    r'(\S+) \((.*?)\) => +([0-9a-f]+) (\S+) \((.*?)\)$')
+CALLS = re.compile(r'^ *(\d*) \[ *(\d+)\] \| ( *)(.*)$')
+fail = sym_check.fail
+
+
+def load(path):
+    """(arch, {pid: (comm, tgid, maps)}, records) of a capture."""
+    arch, takes, recs, cur = None, {}, [], None
+    for line in open(path):
+        f = line.rstrip('\n').split(' ')
+        if f[0] == 'itrace-capture':
+            arch = f[3]
+        elif f[0] == 'task':
+            cur = (' '.join(f[7:]), int(f[3]), [])
+            takes[int(f[1])] = cur
+        elif f[0] == 'map':
+            s, e = f[2].split('-')
+            cur[2].append((int(s, 16), int(e, 16), int(f[4], 16),
+                           ' '.join(f[6:])))
+        elif f[0].isdigit():
+            recs.append((int(f[0]), int(f[1]), int(f[2]), f[3],
+                         int(f[4], 16), int(f[5], 16)))
+    return arch, takes, recs
+
+
+def symbols(path, img):
+    """The defined symbols of img's table (.symtab, else .dynsym) that
+    elfutils names code with: FUNC, IFUNC and NOTYPE (POWER's linker
+    stubs, e.g. 0000001b.plt_call.qsort), as (value, size, name)."""
+    out, cur, table = [], None, img.source
+    for line in sym_check.readelf(['-sW'], path).splitlines():
+        m = re.match(r"^Symbol table '(\.\w+)'", line)
+        if m:
+            cur = m.group(1)
+            continue
+        m = sym_check.SYMBOL.match(line)
+        if cur != table or not m:
+            continue
+        value, size, typ, ndx, name = m.groups()
+        if typ not in ('FUNC', 'IFUNC', 'NOTYPE') or not ndx.isdigit() \
+                or not name or name.startswith('$'):
+            continue
+        value = int(value, 16)
+        if img.file_off(value) is None:
+            continue
+        out.append((value, int(size, 0), name.split('@')[0], int(ndx)))
+    return out
+
+
+def sections(path):
+    """{index: (address, size)} of the file's sections"""
+    out = {}
+    for line in sym_check.readelf(['-SW'], path).splitlines():
+        m = re.match(r'^ *\[ *(\d+)\] +\S+ +\S+ +([0-9a-f]+) [0-9a-f]+ '
+                     r'([0-9a-f]+) ', line)
+        if m:
+            out[int(m.group(1))] = (int(m.group(2), 16), int(m.group(3), 16))
+    return out
+
+
+class Names:
+    """What an address must read as, from the host's copies."""
+
+    def __init__(self, bdir, takes):
+        self.images, self.hosts, self.syms, self.secs = {}, {}, {}, {}
+        for comm, tgid, maps in takes.values():
+            for *_, path in maps:
+                base = os.path.basename(path)
+                host = os.path.join(bdir, base)
+                if not os.path.exists(host):
+                    host = os.path.join(bdir, 'lib', base)
+                if path not in self.images and os.path.exists(host):
+                    self.hosts[path] = host
+                    self.images[path] = sym_check.Image(host)
+                    self.syms[path] = symbols(host, self.images[path])
+                    self.secs[path] = sections(host)
+        self.takes = takes
+
+    def where(self, pid, addr):
+        """(path, file offset) of addr in pid's mappings, or None."""
+        for start, end, off, path in self.takes[pid][2]:
+            if start <= addr < end:
+                return path, addr - start + off
+        return None
+
+    def want(self, pid, addr):
+        """({names}, dso) addr may print as: the sized symbols covering
+        it, those starting nearest; else the sizeless symbol nearest
+        before it, in the same section, when no other symbol starts
+        between them."""
+        w = self.where(pid, addr)
+        if not w or w[0] not in self.images:
+            return {'[unknown]'}, w[0] if w else '[unknown]'
+        v = self.images[w[0]].vaddr(w[1])
+        syms = self.syms[w[0]]
+        cover = [x for x in syms if v is not None and x[1] and
+                 x[0] <= v < x[0] + x[1]]
+        if not cover and v is not None:
+            before = [x[0] for x in syms if x[0] <= v]
+            last = max(before) if before else None
+            sec = [i for i, (a, n) in self.secs[w[0]].items()
+                   if a and a <= v < a + n]
+            cover = [x for x in syms if x[0] == last and not x[1] and
+                     [x[3]] == sec]
+        if not cover:
+            return {'[unknown]'}, w[0]
+        start = max(x[0] for x in cover)
+        return {'%s+0x%x' % (x[2], v - start) for x in cover
+                if x[0] == start}, w[0]
+
+    def func(self, pid, addr):
+        """the names the function entered at addr may print as"""
+        names, _ = self.want(pid, addr)
+        return {n[:-4] if n.endswith('+0x0') else n for n in names} \
+            if names != {'[unknown]'} else {'0x%x' % addr}
+
+
+def symfs(tmp, names, skip=(), swap=None):
+    """A --symfs tree of links to the host's copies, at the guest's
+    paths; files named in skip left out, swap=(name, file) puts another
+    file at name's path."""
+    root = tempfile.mkdtemp(dir=tmp)
+    for path, host in names.hosts.items():
+        base = os.path.basename(path)
+        if base in skip:
+            continue
+        dst = root + path
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        os.symlink(swap[1] if swap and base == swap[0] else host, dst)
+    return root
+
+
+def run(tool, *args):
+    p = subprocess.run([tool] + list(args), capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def addr2line(host, vaddrs):
+    out = subprocess.run([TOOLS + 'addr2line', '-e', host] +
+                         ['0x%x' % v for v in vaddrs], check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    return [re.sub(r' \(discriminator \d+\)$', '', o) for o in out]
+
+
+def check_script(tool, fs, cap, names, recs, progs):
+    rc, out, err = run(tool, 'script', '-F', '+srcline', '--symfs', fs, cap)
+    if rc != 0 or err.strip():
+        fail('script: exit %d, stderr %s' % (rc, err.strip()[:300]))
+    lines = out.splitlines()
+    if len(lines) != 2 * len(recs):
+        fail('script: %d lines for %d records' % (len(lines), len(recs)))
+        return
+    bad, src, checked_src = 0, [], 0
+    for (seq, cpu, pid, kind, frm, to), line, sl in zip(
+            recs, lines[0::2], lines[1::2]):
+        m = SCRIPT.match(line)
+        ok = m and (int(m.group(2)), int(m.group(3)), int(m.group(4)),
+                    m.group(5), int(m.group(6), 16), int(m.group(9), 16)) \
+            == (pid, cpu, seq, PERF_KIND[kind], frm, to) and \
+            m.group(1) == names.takes[pid][0]
+        for a, n, d in ((frm, 7, 8), (to, 10, 11)):
+            if not ok:
+                break
+            want, dso = names.want(pid, a)
+            ok = m.group(n) in want and m.group(d) == dso
+        if not ok:
+            bad += 1
+            if bad <= 5:
+                fail('script: record %d %s 0x%x 0x%x printed as %r, want %s'
+                     % (seq, kind, frm, to, line,
+                        [names.want(pid, frm), names.want(pid, to)]))
+        for a, s in zip((frm, to), sl.strip().split(' => ')):
+            w = names.where(pid, a)
+            if w and os.path.basename(w[0]) in progs:
+                src.append((w[0], names.images[w[0]].vaddr(w[1]), s))
+    if not bad:
+        print('PASS script: the %d records, kinds, both addresses named as '
+              "the files' symbol tables name them, and their dsos" % len(recs))
+    by = {}
+    for path, v, s in src:
+        by.setdefault(path, {})[v] = s
+    bad = 0
+    for path, got in by.items():
+        vs = sorted(got)
+        for v, w in zip(vs, addr2line(names.hosts[path], vs)):
+            g = got[v]
+            if w.startswith('??') or w.startswith(':'):
+                w = '??:0'
+            checked_src += 1
+            if g != w:
+                bad += 1
+                if bad <= 5:
+                    fail('script: %s 0x%x at %s, addr2line says %s' %
+                         (path, v, g, w))
+    if not bad and checked_src:
+        print('PASS script -F +srcline: the %d distinct addresses in %s at '
+              'the file:line addr2line gives' %
+              (checked_src, ' and '.join(sorted(progs))))
+    elif not checked_src:
+        fail('script -F +srcline: no address in the programs checked')
+
+
+def parse_calls(out):
+    """{pid: [(depth, kind, name)]}: kind call, or before (a return
+    from a function entered before tracing)."""
+    per, open_ = {}, {}
+    for line in out.splitlines()[1:]:
+        m = CALLS.match(line)
+        if not m:
+            fail('calls: not a tree line: %r' % line)
+            continue
+        pid, depth, text = int(m.group(2)), len(m.group(3)) // 2, m.group(4)
+        st = open_.setdefault(pid, [])
+        lst = per.setdefault(pid, [])
+        if text.endswith('() {'):
+            lst.append((depth, 'call', text[:-4]))
+            st.append((depth, text[:-4]))
+        elif text.endswith('();'):
+            lst.append((depth, 'call', text[:-3]))
+        elif text.startswith('} /* ') and text.endswith(' */'):
+            name = text[5:-3]
+            if st and st[-1] == (depth, name):
+                st.pop()
+            else:
+                lst.append((depth, 'before', name))
+        else:
+            fail('calls: not a tree line: %r' % line)
+    return per
+
+
+def check_calls(tool, fs, cap, names, recs, call_len):
+    rc, out, err = run(tool, 'calls', '--symfs', fs, cap)
+    if rc != 0:
+        fail('calls: exit %d: %s' % (rc, err[:300]))
+        return 0
+    got = parse_calls(out)
+    ncalls = 0
+    for pid in names.takes:
+        mine = [(s, k, f, t) for s, c, p, k, f, t in recs if p == pid]
+        frm_of = {s: f for s, k, f, t in mine}
+        want, _ = calls_check.walk(mine, call_len)
+        exp = []
+        for seq, d, before, to, frm in want:
+            if before:
+                w = names.want(pid, frm_of[seq])[0]
+                exp.append((d, 'before', {n.split('+')[0] for n in w}
+                            if w != {'[unknown]'} else None))
+            else:
+                exp.append((d - 1, 'call', names.func(pid, to)))
+                ncalls += 1
+        g = got.get(pid, [])
+        bad = len(g) != len(exp)
+        for i, (x, y) in enumerate(zip(g, exp)):
+            if x[0] != y[0] or x[1] != y[1] or \
+                    (y[2] is not None and x[2] not in y[2]):
+                bad = True
+                fail('calls: pid %d line %d: %s, want %s' % (pid, i, x, y))
+                break
+        if bad:
+            fail('calls: pid %d: %d lines, the records make %d' %
+                 (pid, len(g), len(exp)))
+        else:
+            print('PASS calls: pid %d (%s): the %d lines are the tree the '
+                  'records make (calls_check.walk)' %
+                  (pid, names.takes[pid][0], len(exp)))
+    return ncalls
+
+
+def check_chrome(tool, fs, cap, names, ncalls):
+    rc, out, err = run(tool, 'chrome', '--symfs', fs, cap)
+    try:
+        doc = json.loads(out)
+    except ValueError as e:
+        fail('chrome: not JSON: %s' % e)
+        return
+    ev = doc['traceEvents']
+    meta = {(e['name'], e['pid'], e['tid']) for e in ev if e['ph'] == 'M'}
+    slices = [e for e in ev if e['ph'] == 'X']
+    bad = 0
+    for pid, (comm, tgid, _) in names.takes.items():
+        if ('thread_name', tgid, pid) not in meta or \
+                ('process_name', tgid, tgid) not in meta:
+            fail('chrome: no thread or process name for %d' % pid)
+        st = []
+        for e in sorted((e for e in slices if e['tid'] == pid),
+                        key=lambda e: (e['ts'], -e['dur'])):
+            end = e['ts'] + e['dur']
+            while st and st[-1] <= e['ts']:
+                st.pop()
+            if e['dur'] <= 0 or (st and end > st[-1]):
+                bad += 1
+                if bad <= 3:
+                    fail('chrome: slice %s overlaps its parent' % e)
+            st.append(end)
+    if len(slices) != ncalls:
+        fail('chrome: %d slices for %d calls' % (len(slices), ncalls))
+    elif rc == 0 and not bad:
+        print('PASS chrome: valid JSON, %d slices (one per call), every one '
+              'inside its parent, process and thread names' % len(slices))
+
+
+def check_folded(tool, fs, cap, names, recs):
+    rc, out, err = run(tool, 'folded', '--symfs', fs, cap)
+    total, comms = 0, {c for c, _, _ in names.takes.values()}
+    for line in out.splitlines():
+        stack, _, n = line.rpartition(' ')
+        total += int(n)
+        if stack.split(';')[0] not in comms or len(stack.split(';')) < 2:
+            fail('folded: %r does not start with a thread name' % line)
+            return
+    if rc or total != len(recs):
+        fail('folded: exit %d, counts add up to %d, %d records' %
+             (rc, total, len(recs)))
+    else:
+        print('PASS folded: %d stacks, counts adding up to the %d records'
+              % (len(out.splitlines()), len(recs)))
+
+
+def check_viewer(tool, fs, cap, names, html, tmp):
+    """speedscope loads the JSON the way its own command line hands a
+    file to the page (speedscope.loadFileFromBase64 in a script named by
+    #localProfilePath); chromium prints the page it made. A file it
+    cannot read stops at an alert, and the page never comes."""
+    import base64
+    rc, out, err = run(tool, 'chrome', '--symfs', fs, cap)
+    js = os.path.join(tmp, 'profile.js')
+    with open(js, 'w') as f:
+        f.write('speedscope.loadFileFromBase64("capture.json", "%s")' %
+                base64.b64encode(out.encode()).decode())
+    try:
+        dom = subprocess.run(
+            ['chromium', '--headless', '--no-sandbox', '--disable-gpu',
+             '--virtual-time-budget=20000', '--dump-dom',
+             'file://%s#localProfilePath=%s' % (html, js)],
+            capture_output=True, text=True, timeout=120).stdout
+    except subprocess.TimeoutExpired:
+        dom = ''
+    pids = []
+    for r in load(cap)[2]:
+        if r[2] not in pids:
+            pids.append(r[2])
+    want = ['%s (pid %d), %s (tid %d)' % (names.takes[p][0],
+                                            names.takes[p][1],
+                                            names.takes[p][0], p)
+            for p in pids]
+    want += ['(1/%d)' % len(pids), '<title>capture.json - speedscope</title>']
+    missing = [w for w in want if w not in dom]
+    if rc or missing:
+        fail('viewer: speedscope in headless chromium shows no %s (%d bytes '
+             'of page)' % (missing, len(dom)))
+    else:
+        print('PASS viewer: speedscope (headless chromium) loads the chrome '
+              'output: %d thread profiles, named %s' %
+              (len(pids), ' and '.join('"%s"' % w for w in want[:len(pids)])))
+
+
+def check_changed(tool, tmp, cap, names):
+    progs = sorted(os.path.basename(p) for p in names.hosts
+                   if p.startswith('/bin/'))
+    other = names.hosts[next(p for p in names.hosts
+                             if os.path.basename(p) == progs[1])]
+    fs = symfs(tmp, names, skip=(progs[1],), swap=(progs[0], other))
+    rc, out, err = run(tool, 'script', '--symfs', fs, cap)
+    errs = err.strip().splitlines()
+    want = ['itrace-dump: %s/bin/%s: build-id differs from the capture\'s '
+            '(changed since?); its addresses print raw' % (fs, progs[0]),
+            'itrace-dump: %s/bin/%s: not found; its addresses print raw'
+            % (fs, progs[1])]
+    raw = {p: all('[unknown] (/bin/%s)' % p in l for l in out.splitlines()
+                  if ' (/bin/%s) =>' % p in l) for p in progs}
+    libc = any('(%s)' % p in out for p in names.hosts if 'libc' in p)
+    if rc != 0 or sorted(errs) != sorted(want) or not all(raw.values()) \
+            or not libc:
+        fail('changed/missing: exit %d, stderr %s (want %s), raw %s, libc '
+             'named %s' % (rc, errs, want, raw, libc))
+    else:
+        print('PASS a changed %s and a missing %s: named once each, their '
+              'addresses [unknown], libc still named' % tuple(progs))
+
+
+def main():
+    args, html = sys.argv[1:], None
+    if args[:1] == ['--viewer']:
+        html, args = args[1], args[2:]
+    if len(args) != 3:
+        sys.exit(__doc__)
+    tool, bdir, cap = args[0], os.path.abspath(args[1]), args[2]
+    arch, takes, recs = load(cap)
+    names = Names(bdir, takes)
+    progs = {os.path.basename(p) for p in names.hosts if p.startswith('/bin/')}
+    tmp = tempfile.mkdtemp()
+    try:
+        fs = symfs(tmp, names)
+        check_script(tool, fs, cap, names, recs, progs)
+        n = check_calls(tool, fs, cap, names, recs,
+                        calls_check.CALL_LEN[arch])
+        check_chrome(tool, fs, cap, names, n)
+        check_folded(tool, fs, cap, names, recs)
+        check_changed(tool, tmp, cap, names)
+        if html:
+            check_viewer(tool, fs, cap, names, html, tmp)
+    finally:
+        shutil.rmtree(tmp)
+    return 1 if sym_check.FAILED else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * itrace-dump: what its parts share. A capture (docs/CAPTURE.md) is read
+ * whole into one struct capture: the records in file order, and per
+ * traced task every take of its mappings, each a struct take. The
+ * symbolizer (sym.c, elfutils) names an address of a take; the outputs
+ * (script.c, tree.c) walk the records. Userspace, single-threaded.
+ */
+#ifndef ITRACE_DUMP_H
+#define ITRACE_DUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CAPTURE_MAGIC	"itrace-capture 1"
+#define MAPS_MAGIC	"itrace-maps 1"
+
+/* the record kinds, in kdb-itrace's order (kdb-itrace/kind.h) */
+enum kind {
+	K_INSN, K_JCC_NT, K_JCC, K_JMP, K_CALL, K_RET, K_ICALL, K_IJMP,
+	K_SYSCALL, K_INT, K_IRET, K_FAR, K_ASYNC, K_NR
+};
+
+struct rec {
+	uint64_t seq, from, to;
+	uint32_t pid;
+	uint16_t cpu;
+	uint8_t kind;
+	uint8_t pad;
+};
+
+struct map {
+	uint64_t start, end, off;
+	char perms[5];
+	const char *build_id;	/* lower-case hex, or NULL */
+	const char *path;
+};
+
+/* one `task` line and its `map` lines: the mappings of PID from SEQ on */
+struct take {
+	uint32_t pid, tgid;
+	uint64_t seq;
+	const char *comm;
+	struct map *maps;
+	size_t nr_maps, more;
+	unsigned int line;	/* of the task line, for messages */
+	void *dwfl;		/* sym.c's, made at the first lookup */
+	char *comm_col;		/* script's comm column, made at first use */
+};
+
+struct capture {
+	const char *name;	/* the file's, for messages */
+	char *text;		/* the file, NUL-terminated, split in place */
+	size_t len;
+	char arch[16];
+	struct rec *recs;
+	size_t nr_recs, lost;
+	struct take *takes;	/* sorted by pid, then seq */
+	size_t nr_takes;
+	bool ended;		/* the `end` line was there */
+	uint64_t end_recs, end_lost;
+};
+
+/* capfile.c: pure C, no elfutils (fuzzed: tests/fuzz/fuzz_capfile.c) */
+int capture_parse(struct capture *c, char *text, size_t len, char *err,
+		  size_t errlen);
+void capture_free(struct capture *c);
+struct take *capture_take(const struct capture *c, uint32_t pid,
+			  uint64_t seq);
+struct take *capture_rec_take(const struct capture *c, const struct rec *r);
+const char *kind_name(unsigned int kind);
+int kind_parse(const char *s, size_t len);
+
+/* sym.c: names of addresses, cached */
+struct sym {
+	const char *name;	/* "main+0x22", or "[unknown]" */
+	const char *dso;	/* the mapping's path, or "[unknown]" */
+	const char *func;	/* "main", or NULL when unknown */
+	const char *srcline;	/* "tp_calls.c:31", or NULL */
+	uint64_t func_start;	/* of func, 0 when unknown */
+	const char *label;	/* as a call's target: "main" at its start,
+				 * else name, else "0x5581e8a5f1c0" */
+	char *text;		/* script's "name (dso)", made at first use */
+	size_t text_len;
+};
+
+struct sym_opts {
+	const char *symfs;	/* prefix for every path, or NULL */
+	bool srcline;		/* look up file:line too */
+	bool inlines;		/* and the inlined frames at the address */
+};
+
+int sym_init(const struct sym_opts *o);
+const struct sym *sym_lookup(struct capture *c, struct take *t, uint64_t addr);
+void sym_exit(void);
+
+/* outputs; each returns the exit status */
+struct out_opts {
+	const char *only_func;	/* calls: -F FUNC */
+	int max_depth;		/* calls: -D DEPTH, 0: no limit */
+	bool srcline;		/* script: -F +srcline */
+};
+
+int out_script(struct capture *c, const struct out_opts *o, FILE *f);
+int out_calls(struct capture *c, const struct out_opts *o, FILE *f);
+int out_folded(struct capture *c, const struct out_opts *o, FILE *f);
+int out_chrome(struct capture *c, const struct out_opts *o, FILE *f);
+void tree_exit(void);
+
+/* drain.c: the `capture` command */
+int drain_main(int argc, char **argv);
+
+/* obuf.c: a fast output buffer */
+struct obuf {
+	FILE *f;
+	char *buf;
+	size_t len, cap;
+	bool failed;
+};
+
+void ob_init(struct obuf *b, FILE *f);
+void ob_flush(struct obuf *b);
+int ob_close(struct obuf *b);
+void ob_str(struct obuf *b, const char *s);
+void ob_mem(struct obuf *b, const char *s, size_t n);
+void ob_ch(struct obuf *b, char c);
+void ob_u64(struct obuf *b, uint64_t v, int width);
+void ob_hex(struct obuf *b, uint64_t v, int width);
+void ob_pad(struct obuf *b, const char *s, int width);
+void ob_json_str(struct obuf *b, const char *s);
+
+#endif

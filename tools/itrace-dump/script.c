@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `itrace-dump script`: one line per record in perf script's branch
+ * form, the record's seq where perf has the time:
+ *
+ *     tp_calls    118 [000] #20513: call   5581e8a5f1c0 main+0x30 (/bin/tp_calls) => ...
+ *
+ * Kinds as perf names them where it has a name (a call, direct or not,
+ * is `call`; a ret `return`); insn, jcc-nt and far as kdb-itrace does.
+ */
+#include <string.h>
+
+#include "dump.h"
+
+static const char *const perf_kind[K_NR] = {
+	[K_INSN] = "insn", [K_JCC_NT] = "jcc-nt", [K_JCC] = "jcc",
+	[K_JMP] = "jmp", [K_CALL] = "call", [K_RET] = "return",
+	[K_ICALL] = "call", [K_IJMP] = "jmp", [K_SYSCALL] = "syscall",
+	[K_INT] = "int", [K_IRET] = "iret", [K_FAR] = "far",
+	[K_ASYNC] = "async",
+};
+
+static void addr(struct obuf *b, const struct sym *cs, uint64_t a)
+{
+	struct sym *s = (struct sym *)cs;
+
+	ob_hex(b, a, 16);
+	if (!s->text &&
+	    asprintf(&s->text, " %s (%s)", s->name, s->dso) >= 0)
+		s->text_len = strlen(s->text);
+	if (s->text)
+		ob_mem(b, s->text, s->text_len);
+}
+
+/* "        tp_calls " : the comm right-aligned in 16 columns, made once */
+static const char *comm_col(struct take *t)
+{
+	if (!t)
+		return "       [unknown] ";
+	if (!t->comm_col && asprintf(&t->comm_col, "%16s ", t->comm) < 0)
+		return "       [unknown] ";
+	return t->comm_col;
+}
+
+/* -F +srcline: a second line, "  FILE:LINE => FILE:LINE" ("??:0": none) */
+static void srclines(struct obuf *b, const struct sym *from,
+		     const struct sym *to)
+{
+	ob_str(b, "  ");
+	ob_str(b, from->srcline ? from->srcline : "??:0");
+	ob_str(b, " => ");
+	ob_str(b, to->srcline ? to->srcline : "??:0");
+	ob_ch(b, '\n');
+}
+
+int out_script(struct capture *c, const struct out_opts *o, FILE *f)
+{
+	struct obuf b;
+	size_t i;
+
+	ob_init(&b, f);
+	for (i = 0; i < c->nr_recs; i++) {
+		const struct rec *r = &c->recs[i];
+		struct take *t = capture_rec_take(c, r);
+		const struct sym *from = sym_lookup(c, t, r->from);
+		const struct sym *to = sym_lookup(c, t, r->to);
+
+		ob_str(&b, comm_col(t));
+		ob_u64(&b, r->pid, 6);
+		ob_str(&b, " [");
+		ob_u64(&b, r->cpu, -3);
+		ob_str(&b, "] #");
+		ob_u64(&b, r->seq, 0);
+		ob_str(&b, ": ");
+		ob_pad(&b, perf_kind[r->kind], -8);
+		addr(&b, from, r->from);
+		ob_str(&b, " => ");
+		addr(&b, to, r->to);
+		ob_ch(&b, '\n');
+		if (o->srcline)
+			srclines(&b, from, to);
+	}
+	return ob_close(&b);
+}

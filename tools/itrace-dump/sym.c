@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Names of addresses, from elfutils' libdwfl: per take of a task's
+ * mappings one Dwfl session, reported from the take's map lines as a
+ * /proc/PID/maps text (dwfl_linux_proc_maps_report: the offset-0
+ * mapping of each file is what places it), the files opened under
+ * --symfs and checked against the capture's build-id. Results are
+ * cached per (session, address): a branch log repeats few addresses.
+ */
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dump.h"
+
+static const struct sym_opts *opts;
+static char *debuginfo_path;
+/* the take being looked up: find_elf checks its build-ids */
+static const struct take *cur;
+
+/* the table moves when it grows; the names it points to never do */
+struct entry {
+	const void *dwfl;
+	uint64_t addr;
+	struct sym *sym;
+};
+
+#define SYMS_PER_BLOCK	1024
+
+struct sym_block {
+	struct sym_block *next;
+	size_t used;
+	struct sym syms[SYMS_PER_BLOCK];
+};
+
+static struct sym_block *blocks;
+
+static struct sym *sym_new(void)
+{
+	struct sym_block *b = blocks;
+
+	if (!b || b->used == SYMS_PER_BLOCK) {
+		b = calloc(1, sizeof(*b));
+		if (!b)
+			return NULL;
+		b->next = blocks;
+		blocks = b;
+	}
+	return &b->syms[b->used++];
+}
+
+static struct entry *cache;
+static size_t cache_nr, cache_cap;
+
+/* files already warned about, so each is named once */
+static char **warned;
+static size_t nr_warned;
+
+static void warn_once(const char *path, const char *what)
+{
+	size_t i;
+	char **n;
+
+	for (i = 0; i < nr_warned; i++)
+		if (!strcmp(warned[i], path))
+			return;
+	n = realloc(warned, (nr_warned + 1) * sizeof(*n));
+	if (n) {
+		warned = n;
+		warned[nr_warned++] = strdup(path);
+	}
+	fprintf(stderr, "itrace-dump: %s: %s; its addresses print raw\n", path, what);
+}
+
+static const char *capture_build_id(const char *path)
+{
+	size_t i;
+
+	for (i = 0; cur && i < cur->nr_maps; i++)
+		if (!strcmp(cur->maps[i].path, path))
+			return cur->maps[i].build_id;
+	return NULL;
+}
+
+/* Does @elf's GNU build-id read as the lower-case hex @want? */
+static bool same_build_id(Elf *elf, const char *want)
+{
+	const unsigned char *id;
+	ssize_t n = dwelf_elf_gnu_build_id(elf, (const void **)&id);
+	char hex[2 * 128 + 1];
+	ssize_t i;
+
+	if (n <= 0 || n > 128)
+		return false;
+	for (i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	return !strcmp(hex, want);
+}
+
+/* libdwfl's find_elf: the mapping's path under --symfs, if unchanged */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+		    Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	const char *want = capture_build_id(modname);
+	char path[4096];
+	Elf *elf;
+	int fd;
+
+	(void)mod;
+	(void)userdata;
+	(void)base;
+	*elfp = NULL;
+	if (snprintf(path, sizeof(path), "%s%s", opts->symfs ? opts->symfs : "",
+		     modname) >= (int)sizeof(path))
+		return -1;
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		warn_once(path, "not found");
+		return -1;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		warn_once(path, "not an ELF file");
+		goto fail;
+	}
+	if (want && !same_build_id(elf, want)) {
+		warn_once(path, "build-id differs from the capture's (changed since?)");
+		goto fail;
+	}
+	*file_name = strdup(path);
+	*elfp = elf;
+	return fd;
+fail:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return -1;
+}
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+/*
+ * With --symfs, separate debug files are looked for under it too (its
+ * usr/lib/debug, .build-id included), never in this machine's own
+ * /usr/lib/debug: the files under DIR are the traced machine's.
+ */
+int sym_init(const struct sym_opts *o)
+{
+	opts = o;
+	elf_version(EV_CURRENT);
+	if (o->symfs &&
+	    asprintf(&debuginfo_path, ":.debug:%s/usr/lib/debug", o->symfs) < 0)
+		return -1;
+	return 0;
+}
+
+/* Same mappings (a thread of the same process, armed apart)? */
+static bool same_maps(const struct take *a, const struct take *b)
+{
+	size_t i;
+
+	if (a->tgid != b->tgid || a->nr_maps != b->nr_maps)
+		return false;
+	for (i = 0; i < a->nr_maps; i++)
+		if (a->maps[i].start != b->maps[i].start ||
+		    a->maps[i].off != b->maps[i].off ||
+		    strcmp(a->maps[i].path, b->maps[i].path))
+			return false;
+	return true;
+}
+
+/*
+ * The take's mappings as /proc/PID/maps lines, for libdwfl: device 00:01
+ * and a made-up inode per path (libdwfl groups lines by them; an inode
+ * of 0 would read as an anonymous mapping).
+ */
+static char *maps_text(const struct take *t, size_t *len)
+{
+	size_t i, j, cap = 256, n = 0;
+	char *s = malloc(cap), *ns;
+
+	for (i = 0; s && i < t->nr_maps; i++) {
+		const struct map *m = &t->maps[i];
+		size_t need = strlen(m->path) + 128;
+
+		for (j = 0; j < i && strcmp(t->maps[j].path, m->path); j++)
+			;
+		if (n + need > cap) {
+			cap = (n + need) * 2;
+			ns = realloc(s, cap);
+			if (!ns) {
+				free(s);
+				return NULL;
+			}
+			s = ns;
+		}
+		n += snprintf(s + n, cap - n, "%" PRIx64 "-%" PRIx64 " %s %08" PRIx64
+			      " 00:01 %zu %s\n", m->start, m->end, m->perms,
+			      m->off, j + 1, m->path);
+	}
+	*len = n;
+	return s;
+}
+
+/* every session made, ended at exit */
+static Dwfl **sessions;
+static size_t nr_sessions;
+
+static Dwfl *make_dwfl(struct take *t)
+{
+	Dwfl *d = dwfl_begin(&callbacks), **n;
+	size_t len = 0;
+	char *text;
+	FILE *f;
+
+	if (!d)
+		return NULL;
+	n = realloc(sessions, (nr_sessions + 1) * sizeof(*n));
+	if (!n) {
+		dwfl_end(d);
+		return NULL;
+	}
+	sessions = n;
+	sessions[nr_sessions++] = d;
+	text = maps_text(t, &len);
+	f = text ? fmemopen(text, len ? len : 1, "r") : NULL;
+	dwfl_report_begin(d);
+	if (f && len && dwfl_linux_proc_maps_report(d, f))
+		fprintf(stderr, "itrace-dump: pid %u: its mappings (line %u) do not place: %s\n",
+			t->pid, t->line, dwfl_errmsg(-1));
+	dwfl_report_end(d, NULL, NULL);
+	if (f)
+		fclose(f);
+	free(text);
+	return d;
+}
+
+static Dwfl *take_dwfl(struct take *t, struct take *all, size_t nr)
+{
+	size_t i;
+
+	if (t->dwfl)
+		return t->dwfl;
+	for (i = 0; i < nr; i++)
+		if (&all[i] != t && all[i].dwfl && same_maps(&all[i], t)) {
+			t->dwfl = all[i].dwfl;
+			return t->dwfl;
+		}
+	t->dwfl = make_dwfl(t);
+	return t->dwfl;
+}
+
+static size_t hash(const void *d, uint64_t addr)
+{
+	uint64_t h = (addr ^ (uintptr_t)d) * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h ^ (h >> 29));
+}
+
+static struct entry *slot(const void *d, uint64_t addr)
+{
+	size_t i = hash(d, addr) & (cache_cap - 1);
+
+	while (cache[i].dwfl && (cache[i].dwfl != d || cache[i].addr != addr))
+		i = (i + 1) & (cache_cap - 1);
+	return &cache[i];
+}
+
+static bool cache_grow(void)
+{
+	struct entry *old = cache;
+	size_t i, ocap = cache_cap;
+
+	cache_cap = ocap ? ocap * 2 : 4096;
+	cache = calloc(cache_cap, sizeof(*cache));
+	if (!cache) {
+		cache = old;
+		cache_cap = ocap;
+		return false;
+	}
+	for (i = 0; i < ocap; i++)
+		if (old[i].dwfl)
+			*slot(old[i].dwfl, old[i].addr) = old[i];
+	free(old);
+	return true;
+}
+
+static char *srcline(Dwfl_Module *m, uint64_t addr)
+{
+	Dwfl_Line *l = dwfl_module_getsrc(m, addr);
+	const char *file;
+	char *s;
+	int line = 0;
+
+	if (!l)
+		return NULL;
+	file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
+	if (!file || asprintf(&s, "%s:%d", file, line) < 0)
+		return NULL;
+	return s;
+}
+
+static void resolve(Dwfl *d, uint64_t addr, struct sym *s)
+{
+	Dwfl_Module *m = d ? dwfl_addrmodule(d, addr) : NULL;
+	const char *fn = NULL, *dso = NULL;
+	GElf_Off off = 0;
+	GElf_Sym es;
+	char *name;
+
+	if (m) {
+		dso = dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+		fn = dwfl_module_addrinfo(m, addr, &off, &es, NULL, NULL, NULL);
+	}
+	/* the module's name lives as long as the session */
+	s->dso = dso ? dso : "[unknown]";
+	if (fn && asprintf(&name, "%.*s+0x%" PRIx64, (int)strcspn(fn, "@"), fn,
+			   (uint64_t)off) >= 0) {
+		s->name = name;
+		/* .dynsym names carry their version: perf shows them bare */
+		s->func = strndup(fn, strcspn(fn, "@"));
+		s->func_start = addr - off;
+	} else {
+		s->name = "[unknown]";
+	}
+	if (s->func && !off)
+		s->label = s->func;
+	else if (s->func)
+		s->label = s->name;
+	else if (asprintf(&name, "0x%" PRIx64, addr) >= 0)
+		s->label = name;
+	else
+		s->label = s->name;
+	if (m && opts->srcline)
+		s->srcline = srcline(m, addr);
+}
+
+/* The name of @addr in @t's mappings (never NULL). */
+const struct sym *sym_lookup(struct capture *c, struct take *t, uint64_t addr)
+{
+	static struct sym unknown = {
+		.name = "[unknown]", .dso = "[unknown]", .label = "?",
+	};
+	/* the cache's key for addresses of a task with no mappings */
+	static char no_maps;
+	struct entry *e;
+	void *d;
+
+	d = t ? t->dwfl : &no_maps;
+	if (!d) {
+		cur = t;
+		d = take_dwfl(t, c->takes, c->nr_takes);
+		if (!d)
+			return &unknown;
+	}
+	if ((cache_nr + 1) * 2 > cache_cap && !cache_grow())
+		return &unknown;
+	e = slot(d, addr);
+	if (e->dwfl)
+		return e->sym;
+	e->sym = sym_new();
+	if (!e->sym)
+		return &unknown;
+	cur = t;
+	e->dwfl = d;
+	e->addr = addr;
+	resolve(d == &no_maps ? NULL : d, addr, e->sym);
+	cache_nr++;
+	return e->sym;
+}
+
+void sym_exit(void)
+{
+	struct sym_block *b;
+	size_t i;
+
+	while ((b = blocks)) {
+		blocks = b->next;
+		for (i = 0; i < b->used; i++) {
+			struct sym *s = &b->syms[i];
+
+			if (s->label != s->func && s->label != s->name)
+				free((char *)s->label);
+			if (s->func)
+				free((char *)s->name);
+			free((char *)s->func);
+			free((char *)s->srcline);
+			free(s->text);
+		}
+		free(b);
+	}
+	for (i = 0; i < nr_sessions; i++)
+		dwfl_end(sessions[i]);
+	free(sessions);
+	sessions = NULL;
+	nr_sessions = 0;
+	for (i = 0; i < nr_warned; i++)
+		free(warned[i]);
+	free(warned);
+	warned = NULL;
+	nr_warned = 0;
+	free(cache);
+	cache = NULL;
+	cache_nr = 0;
+	cache_cap = 0;
+}
