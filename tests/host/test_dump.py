@@ -9,6 +9,12 @@ exit status 2. The good capture beside them (tests/fuzz/corpus/capfile/
 small, whose files are not on this host) must give every view with
 status 0, its addresses raw.
 
+Then inlined frames: a program built here at -O2 with two levels of
+always_inline functions in work(); a capture with a record at each of
+work()'s instructions (objdump), read with -F +srcline, must name each
+address work+OFF (nm) and give the chain of places addr2line -i gives:
+"FILE:LINE inlined into CALLER at FILE:LINE ...".
+
 Prints PASS/FAIL lines; exit status 1 on any FAIL.
 
 usage: test_dump.py ITRACE_DUMP GOOD_CAPTURE
@@ -108,6 +114,80 @@ def run(tool, args):
     return p.returncode, p.stdout, p.stderr.decode(errors='replace')
 
 
+INLINE_C = r'''
+#include <stdio.h>
+static inline __attribute__((always_inline)) int inner(int x)
+{
+	return x * 3 + (x >> 2);
+}
+static inline __attribute__((always_inline)) int outer(int x)
+{
+	return inner(x + 1) ^ 7;
+}
+__attribute__((noinline)) int work(int x)
+{
+	return outer(x) + 1;
+}
+int main(int argc, char **argv)
+{
+	(void)argv;
+	printf("%d\\n", work(argc));
+	return 0;
+}
+'''
+
+
+def out_of(*cmd):
+    return subprocess.run(cmd, check=True, capture_output=True,
+                          text=True).stdout
+
+
+def check_inlines(tool, tmp):
+    import re
+    src, prog = os.path.join(tmp, 'inl.c'), os.path.join(tmp, 'inl')
+    with open(src, 'w') as f:
+        f.write(INLINE_C)
+    subprocess.run(['gcc', '-O2', '-g', '-o', prog, src], check=True)
+    work = int(next(l.split()[0] for l in out_of('nm', prog).splitlines()
+                    if l.endswith(' T work')), 16)
+    dis = out_of('objdump', '-d', '--no-show-raw-insn', prog)
+    body = dis[dis.index('<work>:'):].split('\n\n')[0]
+    addrs = [int(m, 16) for m in re.findall(r'^ *([0-9a-f]+):', body, re.M)]
+    bid = re.search(r'Build ID: (\S+)', out_of('readelf', '-n', prog)).group(1)
+    base = 0x400000
+    cap = os.path.join(tmp, 'inl.capture')
+    with open(cap, 'w') as f:
+        f.write(HEAD + 'task 5 tgid 5 seq 0 comm inl\n')
+        f.write('map 5 %x-%x r-xp 00000000 %s %s\n' % (base, base + 0x10000,
+                                                      bid, prog))
+        for i, a in enumerate(addrs):
+            f.write('%d 0 5 insn 0x%x 0x%x\n' % (i + 1, base + a, base + a))
+        f.write('end records %d lost 0\n' % len(addrs))
+    rc, out, err = run(tool, ['script', '-F', '+srcline', cap])
+    lines = out.decode().splitlines()
+    bad, chained = 0, 0
+    for a, line, src_line in zip(addrs, lines[0::2], lines[1::2]):
+        want = [re.sub(r' \(discriminator \d+\)$', '', x) for x in
+                out_of('addr2line', '-i', '-f', '-e', prog, hex(a)).splitlines()]
+        funcs, places = want[0::2], want[1::2]
+        chain = places[0] + ''.join(' inlined into %s at %s' % (fn, pl)
+                                    for fn, pl in zip(funcs[1:], places[1:]))
+        name = 'work+0x%x' % (a - work)
+        got = src_line.strip().split(' => ')[0]
+        if ' %s (%s)' % (name, prog) not in line or got != chain:
+            bad += 1
+            fail('inlines: 0x%x: %r / %r, want %s and %r' %
+                 (a, line, got, name, chain))
+        chained += len(places) > 1
+    if rc or err or bad or len(lines) != 2 * len(addrs) or chained < 2:
+        fail('inlines: exit %d, stderr %r, %d of %d addresses wrong, %d with '
+             'inlined frames' % (rc, err, bad, len(addrs), chained))
+    else:
+        print('PASS dump: -F +srcline at the %d instructions of work(): '
+              'work+OFF as nm places it, the chain of places addr2line -i '
+              'gives (%d inside inlined functions)' % (len(addrs), chained))
+
+
 def main():
     tool, good = sys.argv[1:]
     with tempfile.TemporaryDirectory() as tmp:
@@ -153,6 +233,8 @@ def main():
     if ok == 4:
         print('PASS dump: a good capture whose files are missing: every view, '
               'exit 0, each missing file named, addresses raw')
+    with tempfile.TemporaryDirectory() as tmp:
+        check_inlines(tool, tmp)
     return 1 if FAILED else 0
 
 

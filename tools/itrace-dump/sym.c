@@ -7,6 +7,8 @@
  * --symfs and checked against the capture's build-id. Results are
  * cached per (session, address): a branch log repeats few addresses.
  */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
@@ -293,6 +295,72 @@ static bool cache_grow(void)
 	return true;
 }
 
+/* The file of entry @idx of the CU's file table, or NULL. */
+static const char *cu_file(Dwarf_Die *cu, Dwarf_Word idx)
+{
+	Dwarf_Files *files;
+	size_t n;
+
+	if (dwarf_getsrcfiles(cu, &files, &n) || idx >= n)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+/*
+ * Append to *s, for each inlined call enclosing the address (innermost
+ * first), " inlined into CALLER at FILE:LINE": the call site's place,
+ * from the inlined subroutine's DW_AT_call_file and DW_AT_call_line.
+ */
+static void inlines(Dwfl_Module *m, uint64_t addr, char **s)
+{
+	Dwarf_Die *cu, *scopes = NULL, *first = NULL, cu_die;
+	Dwarf_Addr bias;
+	int n, i, j;
+
+	cu = dwfl_module_addrdie(m, addr, &bias);
+	if (!cu || !dwarf_diecu(cu, &cu_die, NULL, NULL))
+		return;
+	/*
+	 * dwarf_getscopes() follows an inlined subroutine to its abstract
+	 * origin's scopes; the concrete chain (the functions it was inlined
+	 * into) is the innermost scope's own nesting.
+	 */
+	n = dwarf_getscopes(cu, addr - bias, &first);
+	if (n <= 0 || dwarf_tag(&first[0]) != DW_TAG_inlined_subroutine) {
+		free(first);
+		return;
+	}
+	n = dwarf_getscopes_die(&first[0], &scopes);
+	free(first);
+	for (i = 0; i < n; i++) {
+		Dwarf_Attribute a;
+		Dwarf_Word file, line;
+		const char *caller = "?", *f;
+		char *t;
+
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine ||
+		    dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &a), &file) ||
+		    dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &a), &line))
+			continue;
+		for (j = i + 1; j < n; j++)
+			if (dwarf_tag(&scopes[j]) == DW_TAG_subprogram ||
+			    dwarf_tag(&scopes[j]) == DW_TAG_inlined_subroutine) {
+				caller = dwarf_diename(&scopes[j]);
+				if (!caller && dwarf_attr_integrate(&scopes[j], DW_AT_name, &a))
+					caller = dwarf_formstring(&a);
+				break;
+			}
+		f = cu_file(&cu_die, file);
+		if (asprintf(&t, "%s inlined into %s at %s:%llu", *s,
+			     caller ? caller : "?", f ? f : "??",
+			     (unsigned long long)line) < 0)
+			break;
+		free(*s);
+		*s = t;
+	}
+	free(scopes);
+}
+
 static char *srcline(Dwfl_Module *m, uint64_t addr)
 {
 	Dwfl_Line *l = dwfl_module_getsrc(m, addr);
@@ -305,6 +373,7 @@ static char *srcline(Dwfl_Module *m, uint64_t addr)
 	file = dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL);
 	if (!file || asprintf(&s, "%s:%d", file, line) < 0)
 		return NULL;
+	inlines(m, addr, &s);
 	return s;
 }
 
