@@ -28,14 +28,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 } while (0)
 
 static struct sym syms[8] = {
-	{ "[unknown]", "[unknown]", NULL, NULL, 0, "0x10" },
-	{ "main+0x0", "/bin/p", "main", "p.c:1", 0x1000, "main" },
-	{ "f+0x4", "/bin/p", "f", NULL, 0x2000, "f+0x4" },
-	{ "g\"q;+0x8", "/lib/l", "g\"q;", "l.c:9", 0x3000, "g\"q;" },
-	{ "h+0x0", "/lib/l", "h", NULL, 0x4000, "h" },
-	{ "[unknown]", "/lib/l", NULL, NULL, 0, "0x20" },
-	{ "i+0x10", "/bin/p", "i", NULL, 0x5000, "i+0x10" },
-	{ "j+0x0", "/bin/p", "j", "p.c:7", 0x6000, "j" },
+	{ "[unknown]", "[unknown]", NULL, NULL, 0, "0x10", NULL, 0 },
+	{ "main+0x0", "/bin/p", "main", "p.c:1", 0x1000, "main", NULL, 0 },
+	{ "f+0x4", "/bin/p", "f", NULL, 0x2000, "f+0x4", NULL, 0 },
+	{ "g\"q;+0x8", "/lib/l", "g\"q;", "l.c:9", 0x3000, "g\"q;", NULL, 0 },
+	{ "h+0x0", "/lib/l", "h", NULL, 0x4000, "h", NULL, 0 },
+	{ "[unknown]", "/lib/l", NULL, NULL, 0, "0x20", NULL, 0 },
+	{ "i+0x10", "/bin/p", "i", NULL, 0x5000, "i+0x10", NULL, 0 },
+	{ "j+0x0", "/bin/p", "j", "p.c:7", 0x6000, "j", NULL, 0 },
 };
 
 int sym_init(const struct sym_opts *o)
@@ -55,7 +55,7 @@ void sym_exit(void)
 {
 }
 
-static void check_ok(const struct capture *c)
+static void check_ok(struct capture *c)
 {
 	size_t i, j;
 

@@ -412,6 +412,7 @@ int capture_parse(struct capture *c, char *text, size_t len, char *err,
 		return perr(&p, "no end line (truncated capture?)");
 	}
 	qsort(c->takes, c->nr_takes, sizeof(*c->takes), take_cmp);
+	c->last.valid = false;
 	return 0;
 }
 
@@ -462,27 +463,24 @@ struct take *capture_take(const struct capture *c, uint32_t pid,
  * the next record of the same pid while its seq stays at or below the
  * next take's (one comparison per record, not a search).
  */
-struct take *capture_rec_take(const struct capture *c, const struct rec *r)
+struct take *capture_rec_take(struct capture *c, const struct rec *r)
 {
-	static const struct capture *lc;
-	static struct take *lt;
-	static uint32_t lpid;
-	static uint64_t lfrom, luntil;
 	struct take *t;
 
-	if (lc == c && lpid == r->pid && r->seq > lfrom && r->seq <= luntil)
-		return lt;
+	if (c->last.valid && c->last.pid == r->pid && r->seq > c->last.from &&
+	    r->seq <= c->last.until)
+		return c->last.take;
 	t = capture_take(c, r->pid, r->seq);
-	lc = c;
-	lt = t;
-	lpid = r->pid;
-	lfrom = 0;
-	luntil = UINT64_MAX;
+	c->last.valid = true;
+	c->last.take = t;
+	c->last.pid = r->pid;
+	c->last.from = 0;
+	c->last.until = UINT64_MAX;
 	if (t) {
 		if (t > c->takes && t[-1].pid == t->pid)
-			lfrom = t->seq;
+			c->last.from = t->seq;
 		if (t + 1 < c->takes + c->nr_takes && t[1].pid == t->pid)
-			luntil = t[1].seq;
+			c->last.until = t[1].seq;
 	}
 	return t;
 }

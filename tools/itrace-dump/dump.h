@@ -61,6 +61,12 @@ struct capture {
 	size_t nr_takes;
 	bool ended;		/* the `end` line was there */
 	uint64_t end_recs, end_lost;
+	struct {		/* capture_rec_take()'s last answer */
+		struct take *take;
+		uint32_t pid;
+		uint64_t from, until;
+		bool valid;
+	} last;
 };
 
 /* capfile.c: pure C, no elfutils (fuzzed: tests/fuzz/fuzz_capfile.c) */
@@ -69,7 +75,7 @@ int capture_parse(struct capture *c, char *text, size_t len, char *err,
 void capture_free(struct capture *c);
 struct take *capture_take(const struct capture *c, uint32_t pid,
 			  uint64_t seq);
-struct take *capture_rec_take(const struct capture *c, const struct rec *r);
+struct take *capture_rec_take(struct capture *c, const struct rec *r);
 const char *kind_name(unsigned int kind);
 int kind_parse(const char *s, size_t len);
 
