@@ -11,21 +11,8 @@
  * capture_rec_take() agreeing with capture_take() for every record;
  * every view then runs to the end without a report.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+#include "fuzz.h"
 #include "../../tools/itrace-dump/dump.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define FUZZ_ASSERT(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "invariant broken: %s (%s:%d)\n",	\
-			#cond, __FILE__, __LINE__);			\
-		abort();						\
-	}								\
-} while (0)
 
 static struct sym syms[8] = {
 	{ "[unknown]", "[unknown]", NULL, NULL, 0, "0x10", NULL, 0 },

@@ -186,10 +186,29 @@ def run(tool, *args):
 
 
 def addr2line(host, vaddrs):
-    out = subprocess.run([TOOLS + 'addr2line', '-e', host] +
+    """Per address, the place addr2line -i gives, with the places of the
+    calls it is inlined into as itrace-dump writes them: "FILE:LINE
+    inlined into CALLER at FILE:LINE ..." ("??:0" for none)."""
+    out = subprocess.run([TOOLS + 'addr2line', '-a', '-i', '-f', '-e', host] +
                          ['0x%x' % v for v in vaddrs], check=True,
                          capture_output=True, text=True).stdout.splitlines()
-    return [re.sub(r' \(discriminator \d+\)$', '', o) for o in out]
+    res, cur = [], None
+    for line in out:
+        if re.match(r'^0x[0-9a-f]+$', line):
+            cur = []
+            res.append(cur)
+        else:
+            cur.append(re.sub(r' \(discriminator \d+\)$', '', line))
+    chains = []
+    for r in res:
+        funcs, places = r[0::2], r[1::2]
+        if places[0].startswith('??') or places[0].startswith(':'):
+            chains.append('??:0')
+            continue
+        chains.append(places[0] + ''.join(
+            ' inlined into %s at %s' % (f, p)
+            for f, p in zip(funcs[1:], places[1:])))
+    return chains
 
 
 def check_script(tool, fs, cap, names, recs, progs):
@@ -200,7 +219,7 @@ def check_script(tool, fs, cap, names, recs, progs):
     if len(lines) != 2 * len(recs):
         fail('script: %d lines for %d records' % (len(lines), len(recs)))
         return
-    bad, src, checked_src = 0, [], 0
+    bad, src, checked_src, inlined = 0, [], 0, 0
     for (seq, cpu, pid, kind, frm, to), line, sl in zip(
             recs, lines[0::2], lines[1::2]):
         m = SCRIPT.match(line)
@@ -234,9 +253,8 @@ def check_script(tool, fs, cap, names, recs, progs):
         vs = sorted(got)
         for v, w in zip(vs, addr2line(names.hosts[path], vs)):
             g = got[v]
-            if w.startswith('??') or w.startswith(':'):
-                w = '??:0'
             checked_src += 1
+            inlined += ' inlined into ' in w
             if g != w:
                 bad += 1
                 if bad <= 5:
@@ -244,8 +262,9 @@ def check_script(tool, fs, cap, names, recs, progs):
                          (path, v, g, w))
     if not bad and checked_src:
         print('PASS script -F +srcline: the %d distinct addresses in %s at '
-              'the file:line addr2line gives' %
-              (checked_src, ' and '.join(sorted(progs))))
+              'the file:line addr2line -i gives (%d in inlined code, with '
+              'the calls they are inlined into)' %
+              (checked_src, ' and '.join(sorted(progs)), inlined))
     elif not checked_src:
         fail('script -F +srcline: no address in the programs checked')
 

@@ -66,50 +66,59 @@ static bool wanted(const struct drain *d, uint32_t pid)
 	return false;
 }
 
-static int read_file(const char *dir, const char *name, char **text,
-		     size_t *len)
+/*
+ * Everything @fd reads until its end, NUL-terminated, in *text (the
+ * caller frees it). 0, or -1 with errno set. Shared with main.c.
+ */
+int read_whole(int fd, char **text, size_t *len)
 {
-	char path[4096];
 	size_t cap = 1 << 16, n = 0;
-	char *s = malloc(cap), *ns;
-	ssize_t got = 0;
-	int fd;
+	char *s = NULL, *ns;
+	ssize_t got;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || !s) {
-		fprintf(stderr, "itrace-dump: %s: %s\n", path, strerror(errno));
-		free(s);
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
 	for (;;) {
-		if (n + 1 >= cap) {
-			cap *= 2;
+		if (!s || n + 1 >= cap) {
+			cap = s ? cap * 2 : cap;
 			ns = realloc(s, cap);
-			if (!ns)
-				break;
+			if (!ns) {
+				free(s);
+				errno = ENOMEM;
+				return -1;
+			}
 			s = ns;
 		}
 		got = read(fd, s + n, cap - n - 1);
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got <= 0)
+		if (got < 0) {
+			free(s);
+			return -1;
+		}
+		if (!got)
 			break;
 		n += got;
-	}
-	close(fd);
-	if (got < 0 || n + 1 >= cap) {
-		fprintf(stderr, "itrace-dump: %s: %s\n", path,
-			got < 0 ? strerror(errno) : "out of memory");
-		free(s);
-		return -1;
 	}
 	s[n] = '\0';
 	*text = s;
 	*len = n;
 	return 0;
+}
+
+/* kdb-itrace's debugfs file @name, whole */
+static int read_file(const char *dir, const char *name, char **text,
+		     size_t *len)
+{
+	char path[4096];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY);
+	ret = fd < 0 ? -1 : read_whole(fd, text, len);
+	if (ret)
+		fprintf(stderr, "itrace-dump: %s: %s\n", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return ret;
 }
 
 static bool take_written(struct drain *d, uint64_t pid, uint64_t seq)

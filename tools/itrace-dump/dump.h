@@ -115,8 +115,9 @@ int out_folded(struct capture *c, const struct out_opts *o, FILE *f);
 int out_chrome(struct capture *c, const struct out_opts *o, FILE *f);
 void tree_exit(void);
 
-/* drain.c: the `capture` command */
+/* drain.c: the `capture` command, and reading a whole file */
 int drain_main(int argc, char **argv);
+int read_whole(int fd, char **text, size_t *len);
 
 /* obuf.c: a fast output buffer */
 struct obuf {

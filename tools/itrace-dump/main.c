@@ -60,10 +60,8 @@ int main(int argc, char **argv)
 static int read_all(const char *name, char **text, size_t *len)
 {
 	int fd = strcmp(name, "-") ? open(name, O_RDONLY) : 0;
-	size_t cap = 1 << 20, n = 0;
-	char *s = NULL, *ns;
-	ssize_t got = 0;
 	struct stat st;
+	char *s;
 
 	if (fd < 0) {
 		fprintf(stderr, "itrace-dump: %s: %s\n", name, strerror(errno));
@@ -82,35 +80,15 @@ static int read_all(const char *name, char **text, size_t *len)
 		}
 		if (s != MAP_FAILED)
 			munmap(s, st.st_size + 1);
-		s = NULL;
 	}
-	for (;;) {
-		if (!s || n + 1 >= cap) {
-			cap = s ? cap * 2 : cap;
-			ns = realloc(s, cap);
-			if (!ns) {
-				errno = ENOMEM;
-				got = -1;
-				break;
-			}
-			s = ns;
-		}
-		got = read(fd, s + n, cap - n - 1);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		n += got;
+	if (read_whole(fd, text, len)) {
+		fprintf(stderr, "itrace-dump: %s: %s\n", name, strerror(errno));
+		if (fd)
+			close(fd);
+		return -1;
 	}
 	if (fd)
 		close(fd);
-	if (got < 0) {
-		fprintf(stderr, "itrace-dump: %s: %s\n", name, strerror(errno));
-		free(s);
-		return -1;
-	}
-	*text = s;
-	*len = n;
 	return 0;
 }
 
