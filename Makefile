@@ -10,7 +10,8 @@
 #                        KDIR=...): modules_install into
 #                        /lib/modules/<release>/updates, then depmod
 #                        (INSTALL_MOD_PATH=DIR: under DIR instead); and
-#                        itrace-dump into $(PREFIX)/bin (/usr/local)
+#                        itrace-dump into $(DESTDIR)$(PREFIX)/bin
+#                        (PREFIX=/usr/local)
 #   make dkms-install    sources to /usr/src/kdb-itrace-<version>, then
 #                        dkms add, build and install for the running
 #                        kernel and every later one (dkms.conf)

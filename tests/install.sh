@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make install` as the README gives it, for a plain kbuild build against
 # a kernel tree (here the x86_64 6.12 test kernel), into a scratch
-# INSTALL_MOD_PATH: the module lands in /lib/modules/<release>/updates/
-# and depmod lists it. (DKMS has its own test: the x86_64-6.12 and stock
+# INSTALL_MOD_PATH and DESTDIR: the module lands in
+# /lib/modules/<release>/updates/ and depmod lists it; itrace-dump lands
+# in /usr/local/bin and runs. (DKMS has its own test: the x86_64-6.12 and stock
 # VM suites boot the module dkms built.) One PASS/FAIL line per check.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,10 +17,11 @@ rel=$(cat "$kdir/include/config/kernel.release")
 t=$(mktemp -d "$ITRACE_CACHE/work/install.XXXXXX")
 trap 'rm -rf "$t"' EXIT
 mkdir -p "$t/src"
-(cd "$top" && cp -r Makefile Kbuild dkms.conf kdb-itrace arch scripts "$t/src/")
+(cd "$top" && cp -r Makefile Kbuild dkms.conf kdb-itrace arch scripts tools "$t/src/")
+rm -f "$t/src/tools/itrace-dump/itrace-dump"
 if make -s -C "$t/src" install KDIR="$kdir" ARCH=x86 INSTALL_MOD_PATH="$t/root" \
-	>"$t/log" 2>&1; then
-	echo "PASS install: make install KDIR=<6.12 tree> INSTALL_MOD_PATH=... exits 0"
+	DESTDIR="$t/root" >"$t/log" 2>&1; then
+	echo "PASS install: make install KDIR=<6.12 tree> INSTALL_MOD_PATH=... DESTDIR=... exits 0"
 else
 	echo "FAIL install: make install failed:"
 	tail -5 "$t/log" | sed 's/^/    /'
@@ -35,4 +37,9 @@ if grep -qx "updates/kdb_itrace.ko:" "$t/root/lib/modules/$rel/modules.dep" 2>/d
 	echo "PASS install: depmod lists it in modules.dep"
 else
 	echo "FAIL install: modules.dep does not list updates/kdb_itrace.ko"
+fi
+if "$t/root/usr/local/bin/itrace-dump" --help 2>&1 | grep -q '^usage: itrace-dump capture'; then
+	echo "PASS install: itrace-dump is /usr/local/bin/itrace-dump and runs"
+else
+	echo "FAIL install: no working itrace-dump at $t/root/usr/local/bin: $(cd "$t/root" && find . -name 'itrace-dump*')"
 fi
