@@ -116,8 +116,6 @@ static int parse_view(const char *w, enum view *v)
 
 static int parse_f(struct args *a, const char *arg)
 {
-	char *end;
-
 	if (a->view == V_SCRIPT) {
 		if (strcmp(arg, "+srcline")) {
 			fprintf(stderr, "itrace-dump script: -F: only +srcline, not '%s'\n", arg);
@@ -131,7 +129,6 @@ static int parse_f(struct args *a, const char *arg)
 		a->o.only_func = arg;
 		return 0;
 	}
-	(void)end;
 	fprintf(stderr, "itrace-dump: -F is for script and calls\n");
 	return -1;
 }
