@@ -17,7 +17,7 @@ rel=$(cat "$kdir/include/config/kernel.release")
 t=$(mktemp -d "$ITRACE_CACHE/work/install.XXXXXX")
 trap 'rm -rf "$t"' EXIT
 mkdir -p "$t/src"
-(cd "$top" && cp -r Makefile Kbuild dkms.conf kdb-itrace arch scripts tools "$t/src/")
+(cd "$top" && cp -r Makefile Kbuild dkms.conf kdb-itrace arch scripts tools tests "$t/src/")
 rm -f "$t/src/tools/itrace-dump/itrace-dump"
 if make -s -C "$t/src" install KDIR="$kdir" ARCH=x86 INSTALL_MOD_PATH="$t/root" \
 	DESTDIR="$t/root" >"$t/log" 2>&1; then

@@ -25,7 +25,8 @@ sources() {
 	elfsym)		echo kdb-itrace/elfsym.c ;;
 	cond)		echo kdb-itrace/cond.c ;;
 	capfile)	echo -D_GNU_SOURCE tools/itrace-dump/capfile.c tools/itrace-dump/obuf.c \
-			tools/itrace-dump/script.c tools/itrace-dump/tree.c ;;
+			tools/itrace-dump/script.c tools/itrace-dump/tree.c \
+			kdb-itrace/calls.c kdb-itrace/kind.c ;;
 	*)		return 1 ;;
 	esac
 }

@@ -13,6 +13,7 @@
  */
 #include "fuzz.h"
 #include "../../tools/itrace-dump/dump.h"
+#include "../../kdb-itrace/kind.h"
 
 static struct sym syms[8] = {
 	{ "[unknown]", "[unknown]", NULL, NULL, 0, "0x10", NULL, 0 },
@@ -49,7 +50,7 @@ static void check_ok(struct capture *c)
 	for (i = 1; i < c->nr_recs; i++)
 		FUZZ_ASSERT(c->recs[i].seq > c->recs[i - 1].seq);
 	for (i = 0; i < c->nr_recs; i++) {
-		FUZZ_ASSERT(c->recs[i].kind < K_NR);
+		FUZZ_ASSERT(c->recs[i].kind < ITRACE_K_NR);
 		FUZZ_ASSERT(capture_rec_take(c, &c->recs[i]) ==
 			    capture_take(c, c->recs[i].pid, c->recs[i].seq));
 	}

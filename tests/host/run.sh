@@ -107,7 +107,8 @@ elfsym_nm
 # itrace-dump (tools/itrace-dump) with the same warnings, as errors: bad
 # captures and command lines (tests/host/test_dump.py)
 dump_input() {
-	local src=(main.c capfile.c drain.c obuf.c script.c sym.c tree.c)
+	local src=(main.c capfile.c drain.c obuf.c script.c sym.c tree.c
+		../../kdb-itrace/calls.c ../../kdb-itrace/kind.c)
 	if ! (cd "$top/tools/itrace-dump" && gcc "${cflags[@]}" -D_GNU_SOURCE \
 		-o "$b/itrace-dump" "${src[@]}" -ldw -lelf) >"$b/itrace-dump.build.log" 2>&1; then
 		echo "FAIL host itrace-dump: does not build"

@@ -2,9 +2,9 @@
 /*
  * Reads a capture (docs/CAPTURE.md) into a struct capture: strict, one
  * line at a time, in place (the text is split where it lies; names point
- * into it). Any line it does not know, or knows but finds malformed,
- * stops the read with a message naming the line. Pure C, no elfutils;
- * fuzzed (tests/fuzz/fuzz_capfile.c).
+ * into it); kinds are read by kdb-itrace's own kind.c. Any line it does
+ * not know, or knows but finds malformed, stops the read with a message
+ * naming the line. Pure C, no elfutils; fuzzed (tests/fuzz/fuzz_capfile.c).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -12,26 +12,7 @@
 #include <string.h>
 
 #include "dump.h"
-
-static const char *const kind_names[K_NR] = {
-	"insn", "jcc-nt", "jcc", "jmp", "call", "ret", "icall", "ijmp",
-	"syscall", "int", "iret", "far", "async",
-};
-
-const char *kind_name(unsigned int kind)
-{
-	return kind < K_NR ? kind_names[kind] : "?";
-}
-
-int kind_parse(const char *s, size_t len)
-{
-	int k;
-
-	for (k = 0; k < K_NR; k++)
-		if (strlen(kind_names[k]) == len && !memcmp(s, kind_names[k], len))
-			return k;
-	return -1;
-}
+#include "../../kdb-itrace/kind.h"
 
 /* the parser's state: where it is, and the message of the first error */
 struct pstate {
@@ -193,7 +174,7 @@ static int parse_record(struct pstate *p, const char *s, const char *end)
 	    !field(&s, end, false, false, &pid) || pid > UINT32_MAX)
 		return perr(p, "record: want 'seq cpu pid kind 0xfrom 0xto' (bad seq, cpu or pid)");
 	k = memchr(s, ' ', end - s);
-	kind = k ? kind_parse(s, k - s) : -1;
+	kind = k ? itrace_kind_parse(s, k - s) : -1;
 	if (kind < 0)
 		return perr(p, "record: unknown kind '%.*s'",
 			    (int)((k ? k : end) - s > 16 ? 16 : (k ? k : end) - s), s);

@@ -17,17 +17,11 @@
 #define CAPTURE_MAGIC	"itrace-capture 1"
 #define MAPS_MAGIC	"itrace-maps 1"
 
-/* the record kinds, in kdb-itrace's order (kdb-itrace/kind.h) */
-enum kind {
-	K_INSN, K_JCC_NT, K_JCC, K_JMP, K_CALL, K_RET, K_ICALL, K_IJMP,
-	K_SYSCALL, K_INT, K_IRET, K_FAR, K_ASYNC, K_NR
-};
-
 struct rec {
 	uint64_t seq, from, to;
 	uint32_t pid;
 	uint16_t cpu;
-	uint8_t kind;
+	uint8_t kind;		/* enum itrace_kind (kdb-itrace/kind.h) */
 	uint8_t pad;
 };
 
@@ -76,8 +70,6 @@ void capture_free(struct capture *c);
 struct take *capture_take(const struct capture *c, uint32_t pid,
 			  uint64_t seq);
 struct take *capture_rec_take(struct capture *c, const struct rec *r);
-const char *kind_name(unsigned int kind);
-int kind_parse(const char *s, size_t len);
 
 /* sym.c: names of addresses, cached */
 struct sym {

@@ -11,13 +11,16 @@
 #include <string.h>
 
 #include "dump.h"
+#include "../../kdb-itrace/kind.h"
 
-static const char *const perf_kind[K_NR] = {
-	[K_INSN] = "insn", [K_JCC_NT] = "jcc-nt", [K_JCC] = "jcc",
-	[K_JMP] = "jmp", [K_CALL] = "call", [K_RET] = "return",
-	[K_ICALL] = "call", [K_IJMP] = "jmp", [K_SYSCALL] = "syscall",
-	[K_INT] = "int", [K_IRET] = "iret", [K_FAR] = "far",
-	[K_ASYNC] = "async",
+static const char *const perf_kind[ITRACE_K_NR] = {
+	[ITRACE_K_INSN] = "insn",	[ITRACE_K_JCC_NT] = "jcc-nt",
+	[ITRACE_K_JCC] = "jcc",		[ITRACE_K_JMP] = "jmp",
+	[ITRACE_K_CALL] = "call",	[ITRACE_K_RET] = "return",
+	[ITRACE_K_ICALL] = "call",	[ITRACE_K_IJMP] = "jmp",
+	[ITRACE_K_SYSCALL] = "syscall",	[ITRACE_K_INT] = "int",
+	[ITRACE_K_IRET] = "iret",	[ITRACE_K_FAR] = "far",
+	[ITRACE_K_ASYNC] = "async",
 };
 
 static void addr(struct obuf *b, const struct sym *cs, uint64_t a)

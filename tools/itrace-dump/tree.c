@@ -3,20 +3,24 @@
  * The views that follow calls and returns, per thread: `calls` (a call
  * tree in uftrace replay's form), `folded` (collapsed stacks for flame
  * graphs) and `chrome` (Chrome trace-event JSON). One shadow-stack walk
- * serves all three, matching returns to calls as kdb-itrace's own
- * `calls` does (kdb-itrace/calls.c): a return goes back to the innermost
- * frame whose call site lies at most one call instruction's length
- * before its target (x86_64 15 bytes, ppc64le 4), the frames above it
- * left without a return; a return with no frame known leaves a function
- * entered before tracing began.
+ * serves all three: kdb-itrace's own (kdb-itrace/calls.c, behind its
+ * `calls` and `stack`), which sends a return back to the innermost frame
+ * whose call site lies at most one call instruction's length before its
+ * target (x86_64 15 bytes, ppc64le 4), the frames above it left without
+ * a return, and a return with no frame known out of a function entered
+ * before tracing began. What a view keeps per frame lies beside its
+ * frames, at the same index.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "dump.h"
+#include "../../kdb-itrace/calls.h"
+#include "../../kdb-itrace/kind.h"
 
 #define MAX_FRAMES	4096
 
+/* a frame of the walk (calls.c's, copied) and what the views keep of it */
 struct frame {
 	uint64_t site, entry, seq;
 	size_t nrec;		/* the thread's records before the call */
@@ -29,13 +33,17 @@ struct walk {
 	struct capture *c;
 	const struct out_opts *o;
 	struct obuf *b;
-	uint64_t call_len;
 	uint32_t pid;
 	struct take *take;
-	struct frame f[MAX_FRAMES];
-	size_t nr;		/* frames open */
-	size_t forgotten;	/* pushed past MAX_FRAMES, outermost first */
-	long depth, least;	/* calls minus returns; its least value */
+	struct itrace_walk iw;
+	struct itrace_frame frames[MAX_FRAMES];	/* iw's */
+	struct frame f[MAX_FRAMES];		/* beside them */
+	/*
+	 * What the views see: frames open (f[0..nr)), and the depth of the
+	 * event's line (iw's depth, shifted by base so the least is 0).
+	 */
+	size_t nr;
+	long depth, base;
 	size_t nrec;		/* records of the thread so far */
 	/* calls */
 	bool pending;		/* the top frame's line is not written yet */
@@ -61,58 +69,39 @@ static const char *func_name(struct walk *w, uint64_t a)
 	return sym_lookup(w->c, w->take, a)->label;
 }
 
-static void walk_call(struct walk *w, const struct rec *r, const struct view *v)
+/* calls.c pushed frames[iw.nr - 1] (moving them all down when full) */
+static void walk_call(struct walk *w, const struct rec *r, const struct view *v,
+		      uint64_t overflow)
 {
 	struct frame *f;
 
-	if (w->nr == MAX_FRAMES) {
+	if (w->iw.overflow != overflow)
 		memmove(w->f, w->f + 1, (MAX_FRAMES - 1) * sizeof(w->f[0]));
-		w->nr--;
-		w->forgotten++;
-	}
-	f = &w->f[w->nr++];
+	w->nr = w->iw.nr;
+	w->depth = w->iw.depth + w->base;
+	f = &w->f[w->nr - 1];
 	f->site = r->from;
 	f->entry = r->to;
 	f->seq = r->seq;
 	f->nrec = w->nrec;
 	f->name = func_name(w, r->to);
-	w->depth++;
 	if (v->call)
 		v->call(w, r);
 }
 
-static void walk_pop(struct walk *w, const struct rec *r, const struct view *v)
+/*
+ * calls.c popped frames [iw.nr, @before) (their entries stay until the
+ * next push): each ends, innermost first, at the depth of its line.
+ */
+static void walk_ret(struct walk *w, const struct rec *r, const struct view *v,
+		     uint32_t before)
 {
-	struct frame *f = &w->f[--w->nr];
-
-	w->depth--;
-	if (v->ret)
-		v->ret(w, r, f);
-}
-
-static void walk_ret(struct walk *w, const struct rec *r, const struct view *v)
-{
-	size_t i;
-
-	if (!w->nr) {
-		w->depth--;
-		if (w->forgotten) {
-			w->forgotten--;
-			return;
-		}
-		if (w->depth < w->least)
-			w->least = w->depth;
-		if (v->ret_before)
-			v->ret_before(w, r);
-		return;
+	while (before > w->iw.nr) {
+		w->nr = --before;
+		w->depth = w->iw.depth + w->base + (before - w->iw.nr);
+		if (v->ret)
+			v->ret(w, r, &w->f[before]);
 	}
-	for (i = w->nr; i > 0; i--)
-		if (r->to > w->f[i - 1].site && r->to - w->f[i - 1].site <= w->call_len)
-			break;
-	if (!i)		/* no frame returned to: the innermost one ends */
-		i = w->nr;
-	while (w->nr >= i)
-		walk_pop(w, r, v);
 }
 
 /* Walk the records of @pid (indices @idx[0..n)) through view @v. */
@@ -120,6 +109,9 @@ static void walk_thread(struct walk *w, const size_t *idx, size_t n,
 			const struct view *v)
 {
 	const struct rec *r = NULL;
+	struct itrace_rec ir = { 0 };
+	uint64_t overflow;
+	uint32_t before;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -127,10 +119,28 @@ static void walk_thread(struct walk *w, const size_t *idx, size_t n,
 		w->take = capture_rec_take(w->c, r);
 		if (v->rec)
 			v->rec(w, r);
-		if (r->kind == K_CALL || r->kind == K_ICALL)
-			walk_call(w, r, v);
-		else if (r->kind == K_RET)
-			walk_ret(w, r, v);
+		ir.seq = r->seq;
+		ir.from = r->from;
+		ir.to = r->to;
+		ir.pid = r->pid;
+		ir.kind = r->kind;
+		before = w->iw.nr;
+		overflow = w->iw.overflow;
+		switch (itrace_walk_rec(&w->iw, &ir)) {
+		case ITRACE_WALK_CALL:
+			walk_call(w, r, v, overflow);
+			break;
+		case ITRACE_WALK_RET:
+			walk_ret(w, r, v, before);
+			break;
+		case ITRACE_WALK_RET_BEFORE:
+			w->depth = w->iw.depth + w->base;
+			if (v->ret_before)
+				v->ret_before(w, r);
+			break;
+		default:
+			break;
+		}
 		w->nrec++;
 	}
 	if (v->end && r)
@@ -197,9 +207,25 @@ static void threads_free(struct threads *t)
 	free(t->order);
 }
 
-static uint64_t call_len(const struct capture *c)
+/* the longest call instruction of the capture's arch */
+static uint32_t call_len(const struct capture *c)
 {
 	return strcmp(c->arch, "ppc64le") && strcmp(c->arch, "ppc64") ? 15 : 4;
+}
+
+/* A fresh walk of one thread, its least depth shown as 0. */
+static void walk_start(struct walk *w, struct capture *c,
+		       const struct out_opts *o, struct obuf *b, uint32_t pid,
+		       long least)
+{
+	memset(w, 0, offsetof(struct walk, stack));
+	w->c = c;
+	w->o = o;
+	w->b = b;
+	w->pid = pid;
+	w->base = -least;
+	w->shown_from = -1;
+	itrace_walk_init(&w->iw, w->frames, MAX_FRAMES, call_len(c));
 }
 
 /* Run view @v over every thread, with @least from a first walk if asked. */
@@ -221,20 +247,11 @@ static int run_view(struct capture *c, const struct out_opts *o,
 		long lo = 0;
 
 		if (least) {
-			memset(w, 0, offsetof(struct walk, stack));
-			w->c = c;
-			w->call_len = call_len(c);
+			walk_start(w, c, o, b, t.pid[i], 0);
 			walk_thread(w, t.order + t.first[i], t.count[i], &none);
-			lo = w->least;
+			lo = w->iw.min_depth;
 		}
-		memset(w, 0, offsetof(struct walk, stack));
-		w->c = c;
-		w->o = o;
-		w->b = b;
-		w->call_len = call_len(c);
-		w->pid = t.pid[i];
-		w->depth = -lo;
-		w->shown_from = -1;
+		walk_start(w, c, o, b, t.pid[i], lo);
 		walk_thread(w, t.order + t.first[i], t.count[i], v);
 	}
 	threads_free(&t);
@@ -577,10 +594,11 @@ static void chrome_rec(struct walk *w, const struct rec *r)
 
 	if (!w->nrec)
 		chrome_names(w);
-	if (r->kind != K_SYSCALL && r->kind != K_INT && r->kind != K_ASYNC)
+	if (r->kind != ITRACE_K_SYSCALL && r->kind != ITRACE_K_INT &&
+	    r->kind != ITRACE_K_ASYNC)
 		return;
 	s = sym_lookup(w->c, w->take, r->from);
-	ev_begin(w, kind_name(r->kind), "instant", "i", r->seq);
+	ev_begin(w, itrace_kind_name(r->kind), "instant", "i", r->seq);
 	ob_str(w->b, ",\"s\":\"t\",\"args\":{\"seq\":");
 	ob_u64(w->b, r->seq, 0);
 	ob_str(w->b, ",\"at\":");
