@@ -107,21 +107,26 @@ bool itrace_arch_ptrace_resume(struct itrace_slot *s, struct task_struct *p,
 void itrace_arch_arm_current(struct itrace_slot *s);
 void itrace_arch_disarm_current(struct itrace_slot *s);
 
-/* stop_machine context: @p is off-CPU; drop every bit we set. */
-void itrace_arch_disarm_stopped(struct task_struct *p);
+/* stop_machine context: @s's task is off-CPU; drop every bit we set. */
+void itrace_arch_disarm_stopped(struct itrace_slot *s);
 
 /*
  * signal_deliver for current's slot @s, before the signal frame is
- * built (siglock held, IRQs off): keep the frame from outliving us with
- * our step bits in it.
+ * built (siglock held, IRQs off): no frame may keep a step bit of ours
+ * (a child forked in the handler, or sigreturn after an unload, would
+ * trap on it).
  */
 void itrace_arch_signal(struct itrace_slot *s, const struct k_sigaction *ka);
 
 /* Process context: the slot's task is gone, execs, or we unload. */
 void itrace_arch_slot_release(struct itrace_slot *s);
 
-/* sched_process_fork: @child of traced @parent has not run yet. */
-void itrace_arch_fork_child(struct task_struct *child);
+/*
+ * sched_process_fork: @child of the task of slot @parent has not run
+ * yet; it must not start with a step bit of ours.
+ */
+void itrace_arch_fork_child(struct itrace_slot *parent,
+			    struct task_struct *child);
 
 /*
  * kdb context: an optional arch line for `itrace status` (counters of

@@ -244,7 +244,7 @@ static void probe_fork(void *data, struct task_struct *parent,
 
 	if (!s)
 		return;
-	itrace_arch_fork_child(child);
+	itrace_arch_fork_child(s, child);
 	if (child->flags & (PF_KTHREAD | PF_IO_WORKER))
 		return;
 	want = same_thread_group(parent, child) ? ITRACE_F_THREADS :
@@ -409,7 +409,7 @@ static int disarm_all(void *unused)
 		struct itrace_slot *s = &itrace_slots[i];
 
 		if (itrace_state(&s->state) != ITRACE_FREE && s->task)
-			itrace_arch_disarm_stopped(s->task);
+			itrace_arch_disarm_stopped(s);
 	}
 	return 0;
 }

@@ -42,9 +42,11 @@ static int itrace_die(struct notifier_block *nb, unsigned long val,
 	/* the step that returned out of the function's call: logged, last */
 	rearm = armed && inside && !itrace_trigger_left(s, a->regs);
 	/*
-	 * OFF, or waiting for the function: a stray TF of ours (e.g.
-	 * restored by sigreturn): swallow, no log. kinds none skips the
-	 * decoding too: the bare cost of the trap.
+	 * OFF, STOPPING, or waiting for the function: the arch knows
+	 * whether a step bit of ours is still set (the trap that drops
+	 * it); a trap with none of ours set is the program's own or a
+	 * debugger's, and passes. No log then. kinds none logs nothing:
+	 * the bare cost of the trap.
 	 */
 	st = itrace_arch_step(s, data, st != ITRACE_OFF && inside && s->kinds,
 			      rearm);

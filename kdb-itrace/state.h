@@ -28,10 +28,11 @@
  *   release   any -> FREE          the task exits or execs (without
  *                                  follow-exec), or the module unloads
  *
- * OFF keeps the slot for as long as the task lives because x86 signal
- * frames save TF: a task inside a handler at `off` gets TF back at
- * sigreturn, and that trap must still be swallowed or the task dies of
- * SIGTRAP. STOPPING is the window in which the step bits may still be set.
+ * OFF keeps the slot for as long as the task lives: an x86 sigreturn
+ * whose frame was given our TF just before (arch/x86/sigframe.c) can
+ * still trap once after `off`, and that trap must be swallowed or the
+ * task dies of SIGTRAP; `on` again reuses the slot. STOPPING is the
+ * window in which the step bits may still be set.
  *
  * Every change is one atomic operation: kdb or xmon can freeze any other
  * CPU in the middle of a change, and a change raced by another (an exit

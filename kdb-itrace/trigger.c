@@ -108,11 +108,17 @@ void itrace_trigger_unnest(struct itrace_trigger *t, unsigned long sp,
  * `count N` done): the breakpoint leaves its mm, and the uprobe goes
  * too, from a work item (unregistering sleeps, and waits for this
  * handler). A forked child's hit leaves the parent's probes alone.
+ * Another thread of the traced task's own process keeps the breakpoint:
+ * it is in their one mm, which the traced thread still needs, and 6.1's
+ * uprobe core takes UPROBE_HANDLER_REMOVE out of the mm without asking
+ * the filter again (6.12 asks).
  */
 static int drop(struct itrace_slot *s)
 {
 	if (READ_ONCE(s->task) == current && !READ_ONCE(itrace_shutdown))
 		schedule_work(&s->trig.unreg);
+	else if (current->mm && trig_filter_of(s, current->mm))
+		return 0;
 	return UPROBE_HANDLER_REMOVE;
 }
 

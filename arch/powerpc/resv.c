@@ -9,6 +9,10 @@
  * with the kernel's analyse_instr() on a copy of the registers, and the
  * stcx. becomes a compare-and-swap against the loaded value, which
  * succeeds exactly when nobody stored a different value in between.
+ * Every size is emulated: byte and halfword (lbarx/lharx, which GCC
+ * emits for char and short atomics from power8 on) through the aligned
+ * word around them, word and doubleword directly, and quadword
+ * (lqarx/stqcx.) with lqarx/stqcx. of our own on the register pair.
  * Every emulated instruction is logged as if it had been stepped.
  *
  * Trap context: no sleeping; user memory is touched with page faults
@@ -120,27 +124,205 @@ static int cas64_user(u64 __user *uaddr, u64 old, u64 new, u64 *cur)
 	return ret;
 }
 
-/* The stcx.: store @new at @ea if it still holds @old. */
-static int store_conditional(unsigned long ea, int size, u64 old, u64 new,
-			     bool *stored)
+/*
+ * stqcx.'s compare-and-swap. The pair is in register order, [0] being
+ * RTp, the quadword's high-order doubleword: lqarx and stqcx. of our
+ * own (the kernel's byte order is the task's, emulate() checks) place
+ * it in memory as the task's would. Raw encodings, as the kernel's
+ * quad.S does: they need fixed, even register pairs (r6:r7, r8:r9).
+ */
+static int cas128_user(u64 __user *uaddr, const u64 *old, const u64 *new,
+		       u64 *cur)
 {
+	int ret = 0;
+	u64 hi, lo;
+
+	if (!user_access_begin(uaddr, 2 * sizeof(u64)))
+		return -EFAULT;
+	__asm__ __volatile__ ("mr	10,%4\n"
+"	mr	8,%7\n"
+"	mr	9,%8\n"
+		PPC_ATOMIC_ENTRY_BARRIER
+"1:	" PPC_LQARX(6, 0, 10, 0) "\n"
+"	cmpd	0,6,%5\n"
+"	bne-	3f\n"
+"	cmpd	0,7,%6\n"
+"	bne-	3f\n"
+"2:	" PPC_STQCX(8, 0, 10) "\n"
+"	bne-	1b\n"
+		PPC_ATOMIC_EXIT_BARRIER
+"3:	mr	%1,6\n"
+"	mr	%2,7\n"
+"	.section .fixup,\"ax\"\n"
+"4:	li	%0,%9\n"
+"	b	3b\n"
+"	.previous\n"
+		EX_TABLE(1b, 4b)
+		EX_TABLE(2b, 4b)
+		: "+r" (ret), "=&r" (hi), "=&r" (lo), "+m" (*uaddr)
+		: "r" (uaddr), "r" (old[0]), "r" (old[1]), "r" (new[0]),
+		  "r" (new[1]), "i" (-EFAULT)
+		: "r6", "r7", "r8", "r9", "r10", "cc", "memory");
+	user_access_end();
+	cur[0] = hi;
+	cur[1] = lo;
+	return ret;
+}
+
+/* Tries of a byte or halfword stcx. whose word's other bytes change. */
+#define RESV_SUBWORD_TRIES	8
+
+/* The shift of the byte or halfword at @ea in its word, in memory order. */
+static int subword_shift(unsigned long ea, int size)
+{
+	int off = ea & 3;
+
+	if (IS_ENABLED(CONFIG_CPU_LITTLE_ENDIAN))
+		return 8 * off;
+	return 8 * (4 - size - off);
+}
+
+/*
+ * stbcx. and sthcx.: a compare-and-swap of the aligned word around the
+ * byte or halfword. The rest of the word is not ours: when a neighbour
+ * changed under the swap, try again with the word as it now is, as long
+ * as ours still holds @old. If they keep changing, say the stcx. failed,
+ * as a real one may: the program runs its window again.
+ */
+static int cas_subword(unsigned long ea, int size, u32 old, u32 new,
+		       bool *stored)
+{
+	u32 __user *uw = (u32 __user *)(ea & ~3UL);
+	int shift = subword_shift(ea, size);
+	u32 mask = (size == 1 ? 0xffU : 0xffffU) << shift;
+	u32 word, cur;
+	int i, ret;
+
+	*stored = false;
+	if (copy_from_user_nofault(&word, uw, sizeof(word)))
+		return -EFAULT;
+	for (i = 0; i < RESV_SUBWORD_TRIES; i++) {
+		if ((word & mask) != old << shift)
+			return 0;
+		ret = futex_atomic_cmpxchg_inatomic(&cur, uw, word,
+						    (word & ~mask) |
+						    new << shift);
+		if (ret)
+			return ret;
+		if (cur == word) {
+			*stored = true;
+			return 0;
+		}
+		word = cur;
+	}
+	return 0;
+}
+
+/*
+ * The stcx.: store @new at @ea if it still holds @old (register order,
+ * [1] only for stqcx.'s RSp+1).
+ */
+static int store_conditional(unsigned long ea, int size, const u64 *old,
+			     const u64 *new, bool *stored)
+{
+	u64 cur[2];
+	u32 cur32;
 	int ret;
 
 	pagefault_disable();
-	if (size == 4) {
-		u32 cur;
-
-		ret = futex_atomic_cmpxchg_inatomic(&cur, (u32 __user *)ea,
-						    (u32)old, (u32)new);
-		*stored = !ret && cur == (u32)old;
-	} else {
-		u64 cur;
-
-		ret = cas64_user((u64 __user *)ea, old, new, &cur);
-		*stored = !ret && cur == old;
+	switch (size) {
+	case 1:
+	case 2:
+		ret = cas_subword(ea, size, old[0], new[0], stored);
+		break;
+	case 4:
+		ret = futex_atomic_cmpxchg_inatomic(&cur32, (u32 __user *)ea,
+						    old[0], new[0]);
+		*stored = !ret && cur32 == old[0];
+		break;
+	case 8:
+		ret = cas64_user((u64 __user *)ea, old[0], new[0], &cur[0]);
+		*stored = !ret && cur[0] == old[0];
+		break;
+	default:
+		ret = cas128_user((u64 __user *)ea, old, new, cur);
+		*stored = !ret && cur[0] == old[0] && cur[1] == old[1];
 	}
 	pagefault_enable();
 	return ret;
+}
+
+/*
+ * lqarx's pair: RTp gets the quadword's high-order doubleword, the one
+ * at @ea + 8 when the task is little-endian. The index in memory of it:
+ */
+#define QUAD_HI	IS_ENABLED(CONFIG_CPU_LITTLE_ENDIAN)
+
+/*
+ * The larx's load, zero-extended into register order as the real one
+ * puts it (@val[1] only for lqarx's RTp+1). Not atomic for a quadword;
+ * it need not be: the stcx. compares all of it.
+ */
+static int load_reserved(unsigned long ea, int size, u64 *val)
+{
+	union {
+		u8 b;
+		u16 h;
+		u32 w;
+		u64 d[2];
+	} m;
+
+	if (copy_from_user_nofault(&m, (void __user *)ea, size))
+		return -EFAULT;
+	switch (size) {
+	case 1:
+		val[0] = m.b;
+		break;
+	case 2:
+		val[0] = m.h;
+		break;
+	case 4:
+		val[0] = m.w;
+		break;
+	case 8:
+		val[0] = m.d[0];
+		break;
+	default:
+		val[0] = m.d[QUAD_HI];
+		val[1] = m.d[!QUAD_HI];
+	}
+	return 0;
+}
+
+/*
+ * Why the larx at @ea cannot be emulated, or NULL. Loads and stores are
+ * done in the kernel's byte order, so the task must share it. A
+ * misaligned larx takes an alignment interrupt: let the real one do it.
+ */
+static const char *larx_refused(const struct pt_regs *r, int size,
+				unsigned long ea)
+{
+	if ((r->msr & MSR_LE) != (MSR_KERNEL & MSR_LE))
+		return "cross-endian task";
+	if (size != 1 && size != 2 && size != 4 && size != 8 && size != 16)
+		return "larx size or alignment";
+	if (ea & (size - 1))
+		return "larx size or alignment";
+	return NULL;
+}
+
+/* The stcx.'s value, in register order as store_conditional() wants it. */
+static void stcx_value(const struct pt_regs *r,
+		       const struct instruction_op *op, int size, u64 *val)
+{
+	if (size == 16) {
+		val[0] = r->gpr[op->reg];
+		val[1] = r->gpr[op->reg + 1];
+	} else if (size == 8) {
+		val[0] = op->val;
+	} else {
+		val[0] = op->val & ((1UL << (8 * size)) - 1);
+	}
 }
 
 /*
@@ -178,7 +360,8 @@ static bool emulate(struct itrace_slot *s, struct pt_regs *regs,
 	struct instruction_op op;
 	int size = 0, n, nrec = 0, i;
 	bool held = false, done = false;
-	u64 loaded = 0;
+	u64 loaded[2] = { 0, 0 };
+	const char *why;
 	u32 w;
 
 	memcpy(r, regs, sizeof(*r));
@@ -195,25 +378,26 @@ static bool emulate(struct itrace_slot *s, struct pt_regs *regs,
 		case LARX:
 			size = GETSIZE(op.type);
 			ea = op.ea;
-			if ((size != 4 && size != 8) || (ea & (size - 1)))
-				return give_up("larx size or alignment");
-			loaded = 0;
-			if (copy_from_user_nofault(&loaded, (void __user *)ea,
-						   size)) {
+			why = larx_refused(r, size, ea);
+			if (why)
+				return give_up(why);
+			if (load_reserved(ea, size, loaded)) {
 				queue_fault_in(s, ea, false);
 				return give_up("larx address not mapped");
 			}
-			if (size == 4)
-				loaded = (u32)loaded;
-			r->gpr[op.reg] = loaded;
+			/* analyse_instr() refuses an odd RTp for lqarx */
+			r->gpr[op.reg] = loaded[0];
+			if (size == 16)
+				r->gpr[op.reg + 1] = loaded[1];
 			held = true;
 			break;
 		case STCX: {
 			bool stored;
-			u64 val = size == 4 ? (u32)op.val : op.val;
+			u64 val[2];
 
 			if (!held || op.ea != ea || GETSIZE(op.type) != size)
 				return give_up("stcx. does not match the larx");
+			stcx_value(r, &op, size, val);
 			if (store_conditional(ea, size, loaded, val, &stored)) {
 				queue_fault_in(s, ea, true);
 				return give_up("stcx. address not writable");

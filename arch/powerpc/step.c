@@ -142,9 +142,9 @@ bool itrace_arch_ptrace_resume(struct itrace_slot *s, struct task_struct *p,
 }
 
 /* @p is switched out: __switch_to() already invalidated the SRR cache. */
-void itrace_arch_disarm_stopped(struct task_struct *p)
+void itrace_arch_disarm_stopped(struct itrace_slot *s)
 {
-	struct pt_regs *regs = task_pt_regs(p);
+	struct pt_regs *regs = task_pt_regs(s->task);
 
 	if (regs)
 		regs->msr &= ~(MSR_SE | MSR_BE);
@@ -160,6 +160,7 @@ void itrace_arch_slot_release(struct itrace_slot *s)
 }
 
 /* copy_process() -> user_disable_single_step() clears SE/BE already. */
-void itrace_arch_fork_child(struct task_struct *child)
+void itrace_arch_fork_child(struct itrace_slot *parent,
+			    struct task_struct *child)
 {
 }

@@ -281,7 +281,7 @@ int itrace_x86_decode(const u8 *buf, unsigned int avail,
 	unsigned int lim = avail < ITRACE_X86_MAX_INSN ? avail : ITRACE_X86_MAX_INSN;
 	unsigned int m64 = mode == ITRACE_X86_MODE64;
 	unsigned int p = 0, osz = 0, asz = 0, rex = 0, rep = 0, simd = 0;
-	unsigned int op, a, m, reg, ilen, map;
+	unsigned int op, a, m, reg, ilen, map, ef;
 	int q;
 
 	/*
@@ -324,6 +324,8 @@ int itrace_x86_decode(const u8 *buf, unsigned int avail,
 
 opcode:
 	p++;
+	ef = op == 0x9c ? ITRACE_X86_EF_PUSH :
+	     op == 0x9d || op == 0xcf ? ITRACE_X86_EF_POP : ITRACE_X86_EF_NONE;
 	a = map0[op];
 	if (!(a & (A_SPECIAL | A_BAD | A_INV64)))
 		goto operands;
@@ -361,6 +363,8 @@ opcode:
 			/* uiret, and FRED's eretu/erets, return like iret */
 			if ((m == 0xec && rep == 0xf3) || (m == 0xca && rep))
 				a |= KIND(ITRACE_K_IRET);
+			if (m == 0xec && rep == 0xf3)
+				ef = ITRACE_X86_EF_POP;
 			break;
 		case 0x0f:
 			/* 3DNow!: ModRM, then the real opcode as an imm8 */
@@ -426,6 +430,7 @@ opcode:
 		out->rep = 0;
 		out->has_rel = 0;
 		out->rel = 0;
+		out->eflags = ITRACE_X86_EF_NONE;
 		return 0;
 	}
 
@@ -543,6 +548,7 @@ operands:
 	out->rep = rep && (a & A_STR);
 	out->has_rel = 0;
 	out->rel = 0;
+	out->eflags = ef;
 	if (a & A_REL) {
 		const u8 *d = buf + p - ilen;
 

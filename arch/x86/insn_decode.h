@@ -25,6 +25,18 @@ struct itrace_x86_insn {
 	u8 rep;
 	u8 has_rel;	/* direct relative branch: jcc, jmp, call, loop */
 	s32 rel;	/* its displacement: target = ip + len + rel */
+	u8 eflags;	/* enum itrace_x86_eflags_op */
+};
+
+/*
+ * What an instruction does with EFLAGS as a whole, TF included: the
+ * trap handler keeps the program's own TF apart from ours by them.
+ * POP: popf, iret and uiret load it; PUSH: pushf stores it.
+ */
+enum itrace_x86_eflags_op {
+	ITRACE_X86_EF_NONE,
+	ITRACE_X86_EF_PUSH,
+	ITRACE_X86_EF_POP,
 };
 
 /*

@@ -9,26 +9,31 @@
 /* A call with prefixes: up to the 15-byte instruction limit. */
 #define ITRACE_CALL_LEN_MAX	15
 
-/* Signal frames deeper than this stay pinned until exit or exec. */
-#define ITRACE_X86_FRAMES	8
-
-/* Where a frame holding our TF lives: [lo, hi), or above lo if hi is ~0. */
-struct itrace_x86_frame {
-	unsigned long lo;
-	unsigned long hi;
-};
-
+/*
+ * The program's own TF is kept apart from ours (sigframe.c, which owns
+ * tf, utf, soft and the sigret fields).
+ */
 struct itrace_arch_slot {
 	bool btf;	/* hardware BTF was armed for the coming trap */
 	bool line;	/* BTF ran since prev_ip, then ptrace dropped it */
 	u8 btf_miss;	/* consecutive BTF traps that were plain steps */
-	u8 nframes;			/* signal frames pinning the module */
-	struct itrace_x86_frame frame[ITRACE_X86_FRAMES];
+	bool tf;	/* our TF is set in the task's registers */
+	bool utf;	/* the TF the program itself has set, as it sees it */
+	bool soft;	/* block mode steps in software from now on */
+	bool sigret;	/* a sigreturn frame holds our TF: module pinned */
+	bool sigret_tf;	/* the TF that frame held for the program */
+	bool sigret_queued;		/* sigret_work is on the task's list */
+	unsigned long sigret_ip;	/* that sigreturn's system call */
+	struct callback_head sigret_work;
 };
 
 /* The die events of the uprobes hand-off (kdb-itrace/rearm.c). */
 #define ITRACE_DIE_BREAKPOINT	DIE_INT3
 #define ITRACE_DIE_XOL_STEP	DIE_DEBUG
+
+/* sigframe.c: the sigreturn work may still be queued on the slot's task */
+bool itrace_arch_slot_busy(const struct itrace_arch_slot *a);
+#define itrace_arch_slot_busy itrace_arch_slot_busy
 
 /* ibt.c: IBT off on this CPU around a call into sealed kernel text. */
 u64 itrace_arch_foreign_call_begin(void);

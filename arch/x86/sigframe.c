@@ -1,20 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86 signal frames that hold our TF. setup_rt_frame() saves EFLAGS, TF
- * included, in the frame and sigreturn restores it, so a task that is in
- * a handler when its tracing ends gets TF back at sigreturn. While we
- * are loaded the OFF state swallows that trap; after an unload nobody
- * would, and the task would die of SIGTRAP. So each frame saved with our
- * TF pins the module until it is gone: popped (sigreturn, or a longjmp
- * past it: the stack pointer is back where the signal came in), or its
- * task execs or exits. rmmod meanwhile fails with "in use" and changes
- * nothing. ppc needs none of this: its sigreturn restores only MSR_LE.
+ * The program's own TF, kept apart from ours. A traced task runs with
+ * EFLAGS.TF set for us, but what it can see of TF, and the traps it asks
+ * for by setting TF itself, must stay as if we were not there. The slot
+ * keeps utf, the TF the program believes it has, and at each of our
+ * single-step traps (itrace_x86_utf_step()):
+ *  - a trap after an instruction begun with utf set is the program's
+ *    too: the die notifier passes it on and it gets its SIGTRAP;
+ *  - pushf stored our TF: its word gets utf instead;
+ *  - popf, iret, uiret loaded a TF: that is utf now, and ours is set again.
+ * Signal delivery (itrace_arch_signal()): the frame saves utf, not our
+ * TF, so no frame holds our TF at rest: a child forked in a handler, a
+ * frame abandoned by longjmp or edited by the handler, an unload while a
+ * handler runs: none leaves a stray TF behind. The handler starts with
+ * utf clear, as the kernel clears TF for it. Sigreturn then restores
+ * utf and stepping would end there: so just before a sigreturn's
+ * system call, the task's own work (sigret_work()) reads the program's
+ * TF from the frame into sigret_tf and puts ours into the frame; the
+ * trap after the sigreturn takes sigret_tf for utf. From that write to
+ * that trap the frame holds our TF and the module stays pinned (a task
+ * stopped right there keeps rmmod failing with "in use").
  *
- * The handler itself is traced too: TF is set again once its frame is
- * built (handle_signal() clears it).
+ * Hardware BTF traps only at branches: pushf, popf and sigreturn inside
+ * a block are not seen one by one. So a task that sets TF itself or
+ * takes a signal while traced is block-stepped in software from then on
+ * (soft), and what BTF ran before that is the README's one exception.
  *
- * All of it runs as the task itself (signal delivery with siglock held,
- * its step traps, its exit/exec), so the per-slot stack needs no lock.
+ * All of it runs as the task itself: its step traps (IRQs off), signal
+ * delivery (siglock held, IRQs off), its task_work. No lock needed.
  */
 #include <linux/module.h>
 #include <linux/ptrace.h>
@@ -22,83 +35,235 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task_stack.h>
 #include <linux/signal.h>
+#include <linux/uaccess.h>
+#include <asm/sigframe.h>
+#include <asm/unistd.h>
 #include "../../kdb-itrace/itrace.h"
+#include "../../kdb-itrace/kind.h"
+#include "insn_decode.h"
 #include "x86.h"
 
-/* Frames pinning the module, over all tasks (for `itrace status`). */
-atomic_t itrace_x86_frames;
+/* Sigreturns in flight whose frame holds our TF (for `itrace status`). */
+atomic_t itrace_x86_sigrets;
+/* pushf words we could not give the program's TF back (not writable). */
+atomic_long_t itrace_x86_pushf_missed;
 
-static void pin(struct itrace_arch_slot *a, unsigned long lo,
-		unsigned long hi)
+/* ia32 system call numbers (unistd_32.h is not ours to include here) */
+#define NR_IA32_SIGRETURN	119
+#define NR_IA32_RT_SIGRETURN	173
+#define NR_X32_RT_SIGRETURN	(0x40000000 + 513)
+
+/*
+ * Where the saved EFLAGS of the frame a sigreturn at @regs will restore
+ * lives, and its size: the frame sits right above the stack pointer (the
+ * handler's return popped pretcode; the ia32 sigreturn stub popped the
+ * signal number too). 0 if @regs is not at a sigreturn of a kind we
+ * know the frame of.
+ */
+static unsigned long sigret_flags_at(struct pt_regs *regs, unsigned int *size)
 {
-	if (a->nframes < ITRACE_X86_FRAMES) {
-		a->frame[a->nframes].lo = lo;
-		a->frame[a->nframes].hi = hi;
+	unsigned long nr = regs->ax;
+
+	*size = 4;
+	if (user_64bit_mode(regs)) {
+		if (nr == __NR_rt_sigreturn) {
+			*size = 8;
+			return regs->sp - 8 +
+			       offsetof(struct rt_sigframe, uc.uc_mcontext.flags);
+		}
+#ifdef CONFIG_X86_X32_ABI
+		if (nr == NR_X32_RT_SIGRETURN) {
+			*size = 8;
+			return regs->sp - 8 +
+			       offsetof(struct rt_sigframe_x32, uc.uc_mcontext.flags);
+		}
+#endif
+		return 0;
 	}
-	a->nframes++;
-	atomic_inc(&itrace_x86_frames);
+#ifdef CONFIG_IA32_EMULATION
+	if ((u32)nr == NR_IA32_RT_SIGRETURN)
+		return (u32)regs->sp - 4 +
+		       offsetof(struct rt_sigframe_ia32, uc.uc_mcontext.flags);
+	if ((u32)nr == NR_IA32_SIGRETURN)
+		return (u32)regs->sp - 8 + offsetof(struct sigframe_ia32, sc.flags);
+#endif
+	return 0;
 }
 
-static void unpin_top(struct itrace_arch_slot *a)
+/* Is the instruction at @ip a system call gate of @regs' mode? */
+static bool at_syscall(struct pt_regs *regs, unsigned long ip)
 {
-	a->nframes--;
-	atomic_dec(&itrace_x86_frames);
+	u8 op[2];
+
+	if (copy_from_user_nmi(op, (const void __user *)ip, sizeof(op)))
+		return false;
+	if (user_64bit_mode(regs))
+		return op[0] == 0x0f && op[1] == 0x05;
+	return op[0] == 0xcd && op[1] == 0x80;
+}
+
+static void sigret_unpin(struct itrace_arch_slot *a)
+{
+	a->sigret = false;
+	atomic_dec(&itrace_x86_sigrets);
 	module_put(THIS_MODULE);
 }
 
+/* Own context, on the way back to user mode, right before a sigreturn. */
+static void sigret_work(struct callback_head *cb)
+{
+	struct itrace_arch_slot *a = container_of(cb, struct itrace_arch_slot,
+						  sigret_work);
+	struct itrace_slot *s = container_of(a, struct itrace_slot, arch);
+	struct pt_regs *regs = current_pt_regs();
+	unsigned long at, fl = 0;
+	unsigned int size;
+
+	/* a signal came first: this sigreturn waits for its handler */
+	if (s->task != current || !a->tf || a->sigret ||
+	    regs->ip != a->sigret_ip)
+		goto done;
+	at = sigret_flags_at(regs, &size);
+	if (!at || copy_from_user(&fl, (const void __user *)at, size))
+		goto done;
+	if (!try_module_get(THIS_MODULE))
+		goto done;
+	a->sigret_tf = fl & X86_EFLAGS_TF;
+	fl |= X86_EFLAGS_TF;
+	if (copy_to_user((void __user *)at, &fl, size)) {
+		/* the sigreturn will fail on it too (SIGSEGV) */
+		module_put(THIS_MODULE);
+		goto done;
+	}
+	a->sigret = true;
+	atomic_inc(&itrace_x86_sigrets);
+done:
+	itrace_work_done(&a->sigret_queued);
+}
+
 /*
- * signal_deliver, before the frame is built. The frame lands on the
- * signal stack if the handler asks for it and the task is not already
- * on it; else below the interrupted stack pointer.
+ * Step trap, re-arming: is current about to run a sigreturn? Then have
+ * its work give the frame our TF first. The system call number is
+ * checked before any user byte is read: nearly every trap ends there.
+ */
+void itrace_x86_sigret_check(struct itrace_slot *s, struct pt_regs *regs)
+{
+	struct itrace_arch_slot *a = &s->arch;
+	unsigned int size;
+
+	if (likely(!sigret_flags_at(regs, &size)) || !at_syscall(regs, regs->ip))
+		return;
+	a->sigret_ip = regs->ip;
+	a->soft = true;
+	itrace_work_queue(current, &a->sigret_work, &a->sigret_queued,
+			  sigret_work, TWA_RESUME);
+}
+
+/* pushf at @sp stored our TF: give the program its own (@utf). */
+static void pushf_fix(struct pt_regs *regs, bool utf)
+{
+	void __user *p = (void __user *)regs->sp;
+	u16 w;
+
+	/* bit 8 is in the low word whatever the operand size */
+	if (copy_from_user_nmi(&w, p, sizeof(w)))
+		goto missed;
+	w = utf ? w | X86_EFLAGS_TF : w & ~X86_EFLAGS_TF;
+	if (!copy_to_user_nofault(p, &w, sizeof(w)))
+		return;
+missed:
+	atomic_long_inc(&itrace_x86_pushf_missed);
+}
+
+/* What instruction @d, begun with the program's TF @utf, did to it. */
+static void utf_apply(struct itrace_arch_slot *a, struct pt_regs *regs,
+		      const struct itrace_x86_insn *d, bool utf)
+{
+	if (d->eflags == ITRACE_X86_EF_PUSH) {
+		pushf_fix(regs, utf);
+	} else if (d->eflags == ITRACE_X86_EF_POP) {
+		a->utf = regs->flags & X86_EFLAGS_TF;
+		if (a->utf)
+			a->soft = true;
+	}
+}
+
+/*
+ * Our single-step trap, the instruction @d at s->prev_ip having run (NULL:
+ * not known, a hardware block step). Returns whether the program had set
+ * TF itself when it began: then the trap is the program's too.
+ */
+bool itrace_x86_utf_step(struct itrace_slot *s, struct pt_regs *regs,
+			 const struct itrace_x86_insn *d)
+{
+	struct itrace_arch_slot *a = &s->arch;
+	struct itrace_x86_insn n;
+	unsigned long next;
+	bool utf;
+
+	if (unlikely(a->sigret) && s->prev_ip == a->sigret_ip) {
+		/* the trap after the sigreturn: the frame's TF is the program's */
+		a->utf = a->sigret_tf;
+		sigret_unpin(a);
+		return a->utf;
+	}
+	utf = a->utf;
+	if (!d)
+		return utf;
+	if (d->kind != ITRACE_K_SYSCALL) {
+		utf_apply(a, regs, d, utf);
+		return utf;
+	}
+	/*
+	 * The trap after a system call comes an instruction later: that one
+	 * ran too, begun with the same TF.
+	 */
+	next = s->prev_ip + d->len;
+	if (regs->ip != next && itrace_x86_decode_user(regs, next, &n) &&
+	    regs->ip == next + n.len)
+		utf_apply(a, regs, &n, utf);
+	return utf;
+}
+
+/*
+ * signal_deliver, before the frame is built: the frame saves the
+ * program's TF, not ours, and the handler starts with none of its own.
+ * Stepping resumes in the handler once its frame is built (the re-arm
+ * work; handle_signal() clears TF).
  */
 void itrace_arch_signal(struct itrace_slot *s, const struct k_sigaction *ka)
 {
 	struct pt_regs *regs = current_pt_regs();
 	struct itrace_arch_slot *a = &s->arch;
-	unsigned long sp = regs->sp;
 
+	lockdep_assert_irqs_disabled();
 	if (ka->sa.sa_handler == SIG_DFL || ka->sa.sa_handler == SIG_IGN ||
-	    !(regs->flags & X86_EFLAGS_TF) ||
-	    test_thread_flag(TIF_SINGLESTEP))
+	    !a->tf || test_thread_flag(TIF_SINGLESTEP))
 		return;
-	if (READ_ONCE(itrace_shutdown) || !try_module_get(THIS_MODULE)) {
-		/* unloading: no frame may keep our TF */
+	if (!a->utf)
 		regs->flags &= ~X86_EFLAGS_TF;
-		return;
-	}
-	/* get_sigframe()'s choice */
-	if ((ka->sa.sa_flags & SA_ONSTACK) && !sas_ss_flags(sp))
-		pin(a, current->sas_ss_sp,
-		    current->sas_ss_sp + current->sas_ss_size);
-	else
-		pin(a, sp, ULONG_MAX);
-	if (itrace_state(&s->state) == ITRACE_ARMED)
+	a->utf = false;
+	a->tf = false;
+	a->soft = true;
+	if (test_thread_flag(TIF_BLOCKSTEP))
+		itrace_x86_set_btf(false);
+	a->btf = false;
+	if (itrace_state(&s->state) == ITRACE_ARMED && !READ_ONCE(itrace_shutdown))
 		itrace_rearm_after(s, regs->ip);
+	else
+		itrace_state_stopped(&s->state);	/* no bit of ours is left */
 }
 
-/*
- * Step trap (or the OFF trap after sigreturn): drop the frames the
- * stack pointer has left. Frames beyond the tracked depth stay pinned
- * until exit or exec.
- */
-void itrace_x86_frames_pop(struct itrace_slot *s, unsigned long sp)
+bool itrace_arch_slot_busy(const struct itrace_arch_slot *a)
 {
-	struct itrace_arch_slot *a = &s->arch;
-
-	while (a->nframes && a->nframes <= ITRACE_X86_FRAMES) {
-		const struct itrace_x86_frame *f = &a->frame[a->nframes - 1];
-		bool gone = f->hi == ULONG_MAX ? sp >= f->lo :
-						 sp < f->lo || sp >= f->hi;
-
-		if (!gone)
-			break;
-		unpin_top(a);
-	}
+	return READ_ONCE(a->sigret_queued);
 }
 
-/* The task execs or exits (or is released at unload): its frames die. */
+/* The task execs or exits (or is released at unload). */
 void itrace_arch_slot_release(struct itrace_slot *s)
 {
-	while (s->arch.nframes)
-		unpin_top(&s->arch);
+	if (s->arch.sigret)
+		sigret_unpin(&s->arch);
+	s->arch.utf = false;
+	s->arch.soft = false;
 }

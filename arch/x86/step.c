@@ -124,27 +124,61 @@ static void share_with_ptrace(void)
 		itrace_x86_set_btf(false);
 }
 
+/*
+ * Own context (task_work), IRQs off (atomic against the stop_machine
+ * disarm at unload): TF, and BTF in block mode where it is honoured and
+ * nothing asks for software stepping, from the task's next instruction.
+ */
+void itrace_x86_arm(struct itrace_slot *s)
+{
+	struct pt_regs *regs = current_pt_regs();
+
+	lockdep_assert_irqs_disabled();
+	if (READ_ONCE(itrace_shutdown))
+		return;
+	s->prev_ip = regs->ip;
+	s->arch.btf_miss = 0;
+	s->arch.line = false;
+	if (test_thread_flag(TIF_SINGLESTEP))
+		share_with_ptrace();
+	s->arch.btf = s->mode == ITRACE_MODE_BLOCK && !s->arch.soft &&
+		      !s->arch.utf && itrace_x86_use_btf() &&
+		      !test_thread_flag(TIF_SINGLESTEP);
+	if (s->arch.btf)
+		itrace_x86_set_btf(true);
+	regs->flags |= X86_EFLAGS_TF;
+	s->arch.tf = true;
+}
+
+/*
+ * The first arming of a task (or of its new image): a TF already set and
+ * not a tracer's is the program's own (it set it after `on` was typed).
+ */
 void itrace_arch_arm_current(struct itrace_slot *s)
 {
 	struct pt_regs *regs = current_pt_regs();
 	unsigned long flags;
 
-	/* IRQs off: atomic against the stop_machine disarm at unload. */
 	local_irq_save(flags);
-	if (!READ_ONCE(itrace_shutdown)) {
-		s->prev_ip = regs->ip;
-		s->arch.btf_miss = 0;
-		s->arch.line = false;
-		if (test_thread_flag(TIF_SINGLESTEP))
-			share_with_ptrace();
-		s->arch.btf = s->mode == ITRACE_MODE_BLOCK &&
-			      itrace_x86_use_btf() &&
-			      !test_thread_flag(TIF_SINGLESTEP);
-		if (s->arch.btf)
-			itrace_x86_set_btf(true);
-		regs->flags |= X86_EFLAGS_TF;
-	}
+	s->arch.utf = (regs->flags & X86_EFLAGS_TF) &&
+		      !test_thread_flag(TIF_SINGLESTEP);
+	s->arch.soft = s->arch.utf;
+	itrace_x86_arm(s);
 	local_irq_restore(flags);
+}
+
+/*
+ * Step trap, task_work or signal delivery, as current: our step bits go,
+ * the program's own TF stays.
+ */
+void itrace_x86_drop_tf(struct itrace_slot *s, struct pt_regs *regs)
+{
+	if (!s->arch.utf)
+		regs->flags &= ~X86_EFLAGS_TF;
+	if (test_thread_flag(TIF_BLOCKSTEP))
+		itrace_x86_set_btf(false);
+	s->arch.btf = false;
+	s->arch.tf = false;
 }
 
 void itrace_arch_disarm_current(struct itrace_slot *s)
@@ -152,21 +186,23 @@ void itrace_arch_disarm_current(struct itrace_slot *s)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	current_pt_regs()->flags &= ~X86_EFLAGS_TF;
-	if (test_thread_flag(TIF_BLOCKSTEP))
-		itrace_x86_set_btf(false);
-	s->arch.btf = false;
+	itrace_x86_drop_tf(s, current_pt_regs());
 	local_irq_restore(flags);
 }
 
 /*
- * @p is off-CPU, so its DEBUGCTL.BTF was already switched out; clearing
- * TIF_BLOCKSTEP keeps __switch_to_xtra from setting it again.
+ * @s's task is off-CPU, so its DEBUGCTL.BTF was already switched out;
+ * clearing TIF_BLOCKSTEP keeps __switch_to_xtra from setting it again.
  */
-void itrace_arch_disarm_stopped(struct task_struct *p)
+void itrace_arch_disarm_stopped(struct itrace_slot *s)
 {
-	task_pt_regs(p)->flags &= ~X86_EFLAGS_TF;
+	struct task_struct *p = s->task;
+
+	if (!s->arch.utf)
+		task_pt_regs(p)->flags &= ~X86_EFLAGS_TF;
 	clear_tsk_thread_flag(p, TIF_BLOCKSTEP);
+	s->arch.btf = false;
+	s->arch.tf = false;
 }
 
 /*
@@ -174,24 +210,37 @@ void itrace_arch_disarm_stopped(struct task_struct *p)
  * share_with_ptrace()), but clears TIF_BLOCKSTEP whenever it resumes a
  * task. If we had armed BTF, the coming trap is a plain step after the
  * straight line BTF ran so far: decode it as that (else three such
- * traps would convict BTF of being ignored by the CPU).
+ * traps would convict BTF of being ignored by the CPU). A tracer that
+ * wrote the flags without TF (PTRACE_SETREGS, POKEUSER) took ours: it
+ * goes back if @rearm, else we have no bit left.
  */
 bool itrace_arch_ptrace_resume(struct itrace_slot *s, struct task_struct *p,
 			       bool rearm)
 {
+	struct pt_regs *regs = task_pt_regs(p);
+
 	if (s->arch.btf && !test_tsk_thread_flag(p, TIF_BLOCKSTEP)) {
 		s->arch.btf = false;
 		s->arch.line = true;
 	}
-	return task_pt_regs(p)->flags & X86_EFLAGS_TF;
+	if (rearm && s->arch.tf)
+		regs->flags |= X86_EFLAGS_TF;
+	else if (!(regs->flags & X86_EFLAGS_TF))
+		s->arch.tf = false;
+	return regs->flags & X86_EFLAGS_TF;
 }
 
 /*
- * copy_thread() copied our TF into the child and user_disable_single_step()
- * leaves it there (it only clears TF under TIF_FORCED_TF): without this
- * the child's first instruction would SIGTRAP it.
+ * copy_thread() copied the parent's TF into the child and
+ * user_disable_single_step() leaves it there (it only clears TF under
+ * TIF_FORCED_TF). The child inherits the program's own TF (a self-stepping
+ * parent's child traps as it would untraced), never ours: without this its
+ * first instruction would SIGTRAP it. A followed child's slot takes its TF
+ * for the program's when it is armed.
  */
-void itrace_arch_fork_child(struct task_struct *child)
+void itrace_arch_fork_child(struct itrace_slot *parent,
+			    struct task_struct *child)
 {
-	task_pt_regs(child)->flags &= ~X86_EFLAGS_TF;
+	if (!parent->arch.utf)
+		task_pt_regs(child)->flags &= ~X86_EFLAGS_TF;
 }

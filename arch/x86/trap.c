@@ -57,17 +57,27 @@ bool itrace_arch_is_step_trap(unsigned long val, void *data)
 bool itrace_arch_status(char *buf, size_t len)
 {
 	long n = atomic_long_read(&itrace_x86_lost_dr6);
-	int f = atomic_read(&itrace_x86_frames);
+	long p = atomic_long_read(&itrace_x86_pushf_missed);
+	int f = atomic_read(&itrace_x86_sigrets);
 	int w = 0;
 
-	if (!n && !f)
+	if (!n && !f && !p)
 		return false;
 	if (n)
-		w = snprintf(buf, len, "%ld step trap%s had DR6 wiped by a kdb entry (recovered)%s",
-			     n, n == 1 ? "" : "s", f ? "; " : "");
-	if (f && w < len)
-		snprintf(buf + w, len - w, "%d signal frame%s with TF: module pinned until %s",
-			 f, f == 1 ? "" : "s", f == 1 ? "it returns" : "they return");
+		w += scnprintf(buf + w, len - w,
+			       "%ld step trap%s had DR6 wiped by a kdb entry (recovered); ",
+			       n, n == 1 ? "" : "s");
+	if (p)
+		w += scnprintf(buf + w, len - w,
+			       "%ld pushf word%s kept our TF (not writable); ",
+			       p, p == 1 ? "" : "s");
+	if (f)
+		w += scnprintf(buf + w, len - w,
+			       "%d sigreturn%s in flight: module pinned until %s; ",
+			       f, f == 1 ? "" : "s",
+			       f == 1 ? "it returns" : "they return");
+	if (w >= 2)
+		buf[w - 2] = '\0';	/* the last "; " */
 	return true;
 }
 
@@ -87,14 +97,17 @@ static bool is_icebp(unsigned long ip)
  * (and any further syscalls) by decoding forward.
  */
 static void log_step(struct itrace_slot *s, struct pt_regs *regs,
-		     unsigned long from, unsigned long to)
+		     unsigned long from, unsigned long to,
+		     const struct itrace_x86_insn *first)
 {
 	struct itrace_x86_insn d;
 	unsigned int kind;
 	int chain;
 
 	for (chain = 0; chain < SYSCALL_CHAIN_MAX; chain++) {
-		if (!itrace_x86_decode_user(regs, from, &d))
+		if (!chain && first)
+			d = *first;
+		else if (!itrace_x86_decode_user(regs, from, &d))
 			break;
 		if (d.kind != ITRACE_K_SYSCALL) {
 			kind = itrace_x86_step_kind(&d, from, to);
@@ -130,7 +143,7 @@ static void log_line(struct itrace_slot *s, struct pt_regs *regs,
 		itrace_emit(s, d.kind, from, from + d.len);
 		from += d.len;
 	}
-	log_step(s, regs, from, to);
+	log_step(s, regs, from, to, NULL);
 }
 
 struct scan_ctx {
@@ -179,19 +192,24 @@ static bool log_block(struct itrace_slot *s, struct pt_regs *regs,
 	}
 }
 
-/* A plain step, from where the last trap left the task or after a line. */
-static void log_plain(struct itrace_slot *s, struct pt_regs *regs)
+/*
+ * A plain step, from where the last trap left the task or after a line;
+ * @d: the instruction at prev_ip if already decoded.
+ */
+static void log_plain(struct itrace_slot *s, struct pt_regs *regs,
+		      const struct itrace_x86_insn *d)
 {
 	if (s->arch.line)
 		log_line(s, regs, s->prev_ip, regs->ip);
 	else
-		log_step(s, regs, s->prev_ip, regs->ip);
+		log_step(s, regs, s->prev_ip, regs->ip, d);
 }
 
-static void log_trap(struct itrace_slot *s, struct pt_regs *regs)
+static void log_trap(struct itrace_slot *s, struct pt_regs *regs,
+		     const struct itrace_x86_insn *d)
 {
 	if (!s->arch.btf) {
-		log_plain(s, regs);
+		log_plain(s, regs, d);
 		return;
 	}
 	if (log_block(s, regs, s->prev_ip, regs->ip)) {
@@ -199,7 +217,7 @@ static void log_trap(struct itrace_slot *s, struct pt_regs *regs)
 		return;
 	}
 	/* BTF stuck in the MSR but the CPU stepped anyway. */
-	log_step(s, regs, s->prev_ip, regs->ip);
+	log_step(s, regs, s->prev_ip, regs->ip, NULL);
 	if (++s->arch.btf_miss >= BTF_MISS_LIMIT)
 		WRITE_ONCE(itrace_x86_btf_broken, true);
 }
@@ -245,33 +263,56 @@ static bool is_step(struct itrace_slot *s, struct die_args *a)
 	return true;
 }
 
+/*
+ * The instruction a single step ran, at prev_ip, into @d; NULL for a
+ * hardware block step, a straight line, or bytes that cannot be read.
+ */
+static const struct itrace_x86_insn *stepped(struct itrace_slot *s,
+					     struct pt_regs *regs,
+					     struct itrace_x86_insn *d)
+{
+	if (s->arch.btf || s->arch.line ||
+	    !itrace_x86_decode_user(regs, s->prev_ip, d))
+		return NULL;
+	return d;
+}
+
 int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 		     bool rearm)
 {
 	struct die_args *a = data;
 	struct pt_regs *regs = a->regs;
+	struct itrace_x86_insn insn;
+	const struct itrace_x86_insn *d;
+	bool theirs;
 
+	/* no TF of ours set: the program's own, or a debugger's */
+	if (!s->arch.tf && !s->arch.sigret)
+		return NOTIFY_DONE;
 	if (!is_step(s, a))
 		return NOTIFY_DONE;
-	if (unlikely(s->arch.nframes))
-		itrace_x86_frames_pop(s, regs->sp);
 	s->steps++;
+	d = stepped(s, regs, &insn);
+	theirs = itrace_x86_utf_step(s, regs, d);
 	if (log)
-		log_trap(s, regs);
+		log_trap(s, regs, d);
 	s->prev_ip = regs->ip;
 	s->arch.line = false;
 	if (rearm) {
 		/* the #DB cleared BTF and TIF_BLOCKSTEP: set them again */
-		s->arch.btf = s->mode == ITRACE_MODE_BLOCK &&
-			      itrace_x86_use_btf();
+		regs->flags |= X86_EFLAGS_TF;
+		s->arch.tf = true;
+		s->arch.btf = s->mode == ITRACE_MODE_BLOCK && !s->arch.soft &&
+			      !s->arch.utf && itrace_x86_use_btf();
 		if (s->arch.btf)
 			itrace_x86_set_btf(true);
+		itrace_x86_sigret_check(s, regs);
 	} else {
-		regs->flags &= ~X86_EFLAGS_TF;
-		if (test_thread_flag(TIF_BLOCKSTEP))
-			itrace_x86_set_btf(false);
-		s->arch.btf = false;
+		itrace_x86_drop_tf(s, regs);
 	}
+	/* the program's own step: its SIGTRAP (DR6.BS stays for it) */
+	if (theirs)
+		return NOTIFY_DONE;
 	return consume(a);
 }
 
@@ -290,7 +331,7 @@ int itrace_arch_foreign_step(struct itrace_slot *s, void *data, bool log)
 		return NOTIFY_DONE;
 	s->steps++;
 	if (log)
-		log_plain(s, a->regs);
+		log_plain(s, a->regs, NULL);
 	s->prev_ip = a->regs->ip;
 	s->arch.btf = false;
 	s->arch.line = false;

@@ -16,12 +16,9 @@
 bool itrace_arch_uprobe_drop(struct itrace_slot *s, struct pt_regs *regs,
 			     unsigned long *bp)
 {
-	if (!(regs->flags & X86_EFLAGS_TF))
+	if (!s->arch.tf)
 		return false;
-	regs->flags &= ~X86_EFLAGS_TF;
-	if (test_thread_flag(TIF_BLOCKSTEP))
-		itrace_x86_set_btf(false);
-	s->arch.btf = false;
+	itrace_x86_drop_tf(s, regs);
 	*bp = regs->ip - 1;
 	return true;
 }
@@ -29,5 +26,5 @@ bool itrace_arch_uprobe_drop(struct itrace_slot *s, struct pt_regs *regs,
 /* task_work, IRQs off: TF (and BTF in block mode) back on current. */
 void itrace_arch_uprobe_resume(struct itrace_slot *s, struct pt_regs *regs)
 {
-	itrace_arch_arm_current(s);
+	itrace_x86_arm(s);
 }

@@ -18,7 +18,14 @@ int itrace_x86_fetch_init(void);
 void itrace_x86_fetch_exit(void);
 bool itrace_x86_decode_user(struct pt_regs *regs, unsigned long ip,
 			    struct itrace_x86_insn *d);
-extern atomic_t itrace_x86_frames;
-void itrace_x86_frames_pop(struct itrace_slot *s, unsigned long sp);
+
+/* sigframe.c: the program's own TF */
+extern atomic_t itrace_x86_sigrets;
+extern atomic_long_t itrace_x86_pushf_missed;
+bool itrace_x86_utf_step(struct itrace_slot *s, struct pt_regs *regs,
+			 const struct itrace_x86_insn *d);
+void itrace_x86_sigret_check(struct itrace_slot *s, struct pt_regs *regs);
+void itrace_x86_drop_tf(struct itrace_slot *s, struct pt_regs *regs);
+void itrace_x86_arm(struct itrace_slot *s);
 
 #endif /* _ITRACE_X86_H */

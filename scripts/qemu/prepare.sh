@@ -102,7 +102,7 @@ if [ "$ITRACE_KVARIANT" = debug ]; then
 	fi
 fi
 progs=()
-for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_syscall tp_trig \
+for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_syscall tp_trig tp_trig_thr tp_tf \
 	tp_cred; do
 	if [ $no_module -eq 1 ]; then
 		rm -f "$b/$p"
@@ -117,6 +117,18 @@ for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_sysca
 	fi
 	progs+=(--prog "$b/$p")
 done
+# The transparency suite (tests/transparency/): its programs, each named
+# by its file (the name tt-run arms it by), and tt-run, its guest half.
+mkdir -p "$b/tt"
+for c in "$ITRACE_TOP"/tests/transparency/progs/*.c; do
+	[ -e "$c" ] || continue
+	p=$(basename "$c" .c)
+	run "tt-$p" $TARGET_CC -static -O1 -g -pthread -Wall -Wextra -Werror \
+		-I "$ITRACE_TOP/tests/transparency" -o "$b/tt/$p" "$c"
+	progs+=(--prog "$b/tt/$p")
+done
+cp "$ITRACE_TOP/tests/transparency/tt-run.sh" "$b/tt/tt-run"
+progs+=(--prog "$b/tt/tt-run")
 # itrace-dump's `capture`, the part that runs on the traced machine:
 # static, without elfutils (tools/itrace-dump/Makefile's capture-only)
 run itrace-dump $TARGET_CC -static -O2 -D_GNU_SOURCE -DITRACE_DUMP_CAPTURE_ONLY \

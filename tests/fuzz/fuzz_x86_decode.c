@@ -27,7 +27,8 @@ static bool same(const struct itrace_x86_insn *a,
 		 const struct itrace_x86_insn *b)
 {
 	return a->len == b->len && a->kind == b->kind && a->rep == b->rep &&
-	       a->has_rel == b->has_rel && a->rel == b->rel;
+	       a->has_rel == b->has_rel && a->rel == b->rel &&
+	       a->eflags == b->eflags;
 }
 
 /* A displacement is the sign-extended last 1, 2 or 4 bytes. */

@@ -529,6 +529,56 @@ static void run_cases(void)
 	}
 }
 
+/*
+ * What each instruction does with EFLAGS as a whole (the trap handler's
+ * own TF bookkeeping): only pushf stores it, only popf, iret and uiret
+ * load it; lookalikes (pushfq's neighbours, int3, 0F 01 forms) do neither.
+ */
+static const struct {
+	int mode;
+	const char *hex;
+	unsigned int ef;
+} ef_cases[] = {
+	{ M64, "9c", ITRACE_X86_EF_PUSH },
+	{ M64, "66 9c", ITRACE_X86_EF_PUSH },
+	{ M32, "9c", ITRACE_X86_EF_PUSH },
+	{ M64, "9d", ITRACE_X86_EF_POP },
+	{ M64, "66 9d", ITRACE_X86_EF_POP },
+	{ M64, "48 9d", ITRACE_X86_EF_POP },
+	{ M32, "9d", ITRACE_X86_EF_POP },
+	{ M64, "48 cf", ITRACE_X86_EF_POP },		/* iretq */
+	{ M64, "cf", ITRACE_X86_EF_POP },
+	{ M32, "cf", ITRACE_X86_EF_POP },
+	{ M64, "f3 0f 01 ec", ITRACE_X86_EF_POP },	/* uiret */
+	{ M64, "9b", ITRACE_X86_EF_NONE },		/* fwait */
+	{ M64, "9e", ITRACE_X86_EF_NONE },		/* sahf */
+	{ M64, "9f", ITRACE_X86_EF_NONE },		/* lahf */
+	{ M64, "cc", ITRACE_X86_EF_NONE },
+	{ M64, "cd 80", ITRACE_X86_EF_NONE },
+	{ M32, "ce", ITRACE_X86_EF_NONE },		/* into */
+	{ M64, "0f 01 ca", ITRACE_X86_EF_NONE },	/* clac */
+	{ M64, "0f 05", ITRACE_X86_EF_NONE },
+	{ M64, "ff 34 24", ITRACE_X86_EF_NONE },	/* push [rsp] */
+	{ M64, "8f 04 24", ITRACE_X86_EF_NONE },	/* pop [rsp] */
+	{ M64, "c5 f8 77", ITRACE_X86_EF_NONE },	/* vzeroupper */
+};
+
+static void run_ef_cases(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(ef_cases) / sizeof(ef_cases[0]); i++) {
+		struct itrace_x86_insn in;
+		unsigned char b[32];
+		int n = parse_hex(ef_cases[i].hex, b, 32);
+
+		memset(&in, 0xa5, sizeof(in));
+		check(n > 0 && decode_guarded(b, n, ef_cases[i].mode, &in) == 0 &&
+		      in.len == n && in.eflags == ef_cases[i].ef,
+		      "eflags op", ef_cases[i].hex, ef_cases[i].mode, n);
+	}
+}
+
 /* xorshift64*: fixed seed, same sequence on every host */
 static unsigned long long rng_state = 0x9e3779b97f4a7c15ULL;
 
@@ -603,6 +653,7 @@ int main(void)
 {
 	guard_init();
 	run_cases();
+	run_ef_cases();
 	run_random(1000000, 0);
 	run_random(1000000, 1);
 	printf("x86-decode unit: %d passed, %d failed\n", passed, failed);

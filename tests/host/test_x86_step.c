@@ -30,7 +30,11 @@ static bool same(u64 ip, const u8 *b, enum itrace_x86_mode mode)
 	memset(&d, 0x5a, sizeof(d));
 	rc = itrace_x86_decode_cached(tab, ip, w0, w1, mode, &c);
 	rd = itrace_x86_decode(b, 16, mode, &d);
-	return rc == rd && (rd || !memcmp(&c, &d, sizeof(c)));
+	/* field by field: the struct has padding */
+	return rc == rd &&
+	       (rd || (c.len == d.len && c.kind == d.kind && c.rep == d.rep &&
+		       c.has_rel == d.has_rel && c.rel == d.rel &&
+		       c.eflags == d.eflags));
 }
 
 static bool hit(u64 ip, const u8 *b, enum itrace_x86_mode mode)

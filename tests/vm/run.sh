@@ -197,6 +197,16 @@ want running && vmtest running "$b/tp_spin"
 want overflow && vmtest overflow
 want kdb_ss && vmtest kdb_ss "$b/tp_spin"
 want lifecycle && vmtest lifecycle
+want trig_threads && vmtest trig_threads
+# x86 only: POWER user code cannot set or clear MSR_SE itself
+[ "$ITRACE_ARCH" != x86_64 ] || { want tf_self && vmtest tf_self "$b/tp_tf"; }
+# The transparency suite: every program of tests/transparency/progs,
+# untraced and traced in each mode, must end the same.
+if want transparency; then
+	tt=$(cd "$b/tt" && ls | grep -v '^tt-run$' | sort | tr '\n' ' ')
+	# shellcheck disable=SC2086 # one argument per program
+	vmtest transparency $tt
+fi
 want follow && vmtest follow "$b/tp_follow"
 want comm && vmtest comm "$b/tp_follow"
 want signals && vmtest signals "$b/tp_life"

@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# tt-run [-t SECS] PROG...: the transparency suite's guest half (busybox
+# sh, in the test VM, module loaded). Each program runs untraced, then
+# once per mode armed by name from its exec on (`on comm NAME OPTIONS`
+# through debugfs), and each traced run must end exactly as the untraced
+# one: the same stdout and stderr bytes, the same exit status (a death
+# by signal N shows as 128+N). After each traced run `off comm` must
+# leave no slot of the program behind. One line per program:
+#   TT-SAME name runs            every run the same
+#   TT-DIFF name mode: what      the first difference, then the two
+#                                outputs as "TT-  untraced|" / "TT-  traced|"
+#   TT-HANG name mode            killed after SECS (untraced it ended)
+# and last "TT-DONE programs differing".
+# A program that hangs untraced is a suite bug: TT-DIFF name untraced.
+ctl=/sys/kernel/debug/itrace/control
+secs=30
+if [ "$1" = -t ]; then
+	secs=$2
+	shift 2
+fi
+modes="insn|block|insn func tt_body|insn threads follow follow-exec"
+
+# run PROG OUT: the program's output and end, in OUT
+run() {
+	timeout -s KILL "$secs" "$1" >"$2" 2>&1
+	echo "end $?" >>"$2"
+}
+
+# show FILE TAG: the output, each line tagged (for the test's log)
+show() {
+	sed "s/^/TT-  $2|/" "$1" | head -20
+}
+
+ndiff=0
+for p in "$@"; do
+	name=${p##*/}
+	run "$p" /tmp/tt.ref
+	if grep -q '^end 137$' /tmp/tt.ref; then
+		echo "TT-DIFF $name untraced: did not end within ${secs}s"
+		ndiff=$((ndiff + 1))
+		continue
+	fi
+	bad=
+	n=0
+	IFS='|'
+	for m in $modes; do
+		IFS=' '
+		# shellcheck disable=SC2086 # the options are words
+		if ! echo "on comm $name $m" >$ctl; then
+			bad="$m: on comm refused"
+			break
+		fi
+		run "$p" /tmp/tt.out
+		# the watch armed it at its exec: the run was traced
+		armed=$(sed -n "s/^itrace: watching comm $name: .*; \([0-9]*\) armed at exec.*/\1/p" $ctl)
+		echo "off comm $name" >$ctl
+		n=$((n + 1))
+		if [ "${armed:-0}" -lt 1 ]; then
+			bad="$m: not armed at its exec ($armed)"
+		elif grep -q "^ *[0-9]* $name " $ctl 2>/dev/null; then
+			bad="$m: a slot of $name is left after it ended"
+		elif ! cmp -s /tmp/tt.ref /tmp/tt.out; then
+			if grep -q '^end 137$' /tmp/tt.out; then
+				echo "TT-HANG $name $m"
+			fi
+			bad="$m: $(diff /tmp/tt.ref /tmp/tt.out | grep '^[-+][^-+]' | head -2 | tr '\n' ' ')"
+		fi
+		[ -z "$bad" ] || break
+		IFS='|'
+	done
+	IFS=' '
+	if [ -n "$bad" ]; then
+		echo "TT-DIFF $name $bad"
+		show /tmp/tt.ref untraced
+		show /tmp/tt.out traced
+		ndiff=$((ndiff + 1))
+	else
+		echo "TT-SAME $name $n"
+	fi
+done
+echo "TT-DONE $# $ndiff"
