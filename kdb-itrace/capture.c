@@ -34,8 +34,12 @@
 #define CAP_PATH_MAX	512
 /* Distinct files whose build-id one take remembers (libc: 5 mappings). */
 #define CAP_IDS		32
-/* "map PID START-END PERMS OFFSET BUILDID " before the path */
-#define CAP_LINE_MAX	(48 + 2 * 16 + 2 * ITRACE_BUILD_ID_MAX + CAP_PATH_MAX)
+/*
+ * "map PID START-END PERMS OFFSET BUILDID " before the path, escaped
+ * (each byte at most 4); the task line is shorter.
+ */
+#define CAP_LINE_MAX	(48 + 2 * 16 + 2 * ITRACE_BUILD_ID_MAX + \
+			 ITRACE_NAME_ROOM(CAP_PATH_MAX))
 
 struct itrace_capmaps {
 	struct rcu_head rcu;
@@ -101,7 +105,7 @@ static const struct cap_id *cap_build_id(struct cap_take *c, struct file *f)
 	return e;
 }
 
-/* The path, as /proc/PID/maps writes it (a newline as \012). */
+/* The path (the caller escapes it, see cap_line()). */
 static const char *cap_path(struct cap_take *c, struct file *f)
 {
 	char *p = file_path(f, c->path, sizeof(c->path));
@@ -111,6 +115,13 @@ static const char *cap_path(struct cap_take *c, struct file *f)
 	return IS_ERR(p) ? "(no path)" : p;
 }
 
+/*
+ * A map line. Names (the path here, the comm in the task line) are
+ * escaped (itrace_name()'s octal form: "\012" for a newline, as
+ * /proc/PID/maps has it, and every other byte outside printable ASCII,
+ * and the backslash, the same way): a name never splits or forges a
+ * line, never drives a terminal, and a reader gets the bytes back.
+ */
 static size_t cap_line(struct cap_take *c, const struct cap_vma *v,
 		       pid_t pid, char *buf, size_t len)
 {
@@ -130,12 +141,10 @@ static size_t cap_line(struct cap_take *c, const struct cap_vma *v,
 	if (!id->len)
 		w += scnprintf(buf + w, len - w, "-");
 	w += scnprintf(buf + w, len - w, " ");
-	for (; *path && w + 5 < len; path++) {
-		if (*path == '\n')
-			w += scnprintf(buf + w, len - w, "\\012");
-		else
-			buf[w++] = *path;
-	}
+	/* whole: len holds CAP_LINE_MAX */
+	itrace_name(buf + w, len - w - 1, path, CAP_PATH_MAX,
+		    ITRACE_NAME_OCTAL);
+	w += strlen(buf + w);
 	return w + scnprintf(buf + w, len - w, "\n");
 }
 
@@ -144,14 +153,17 @@ static struct itrace_capmaps *cap_text(struct itrace_slot *s,
 				       struct cap_take *c, u64 seq)
 {
 	size_t room = (c->nr + 2) * CAP_LINE_MAX, w;
+	char comm[ITRACE_NAME_ROOM(TASK_COMM_LEN)];
 	struct itrace_capmaps *t;
 	char *buf = kvmalloc(room, GFP_KERNEL);
 	u32 i;
 
 	if (!buf)
 		return NULL;
+	itrace_name(comm, sizeof(comm), current->comm, TASK_COMM_LEN,
+		    ITRACE_NAME_OCTAL);
 	w = scnprintf(buf, room, "task %d tgid %d seq %llu comm %s\n", s->pid,
-		      s->tgid, (unsigned long long)seq, current->comm);
+		      s->tgid, (unsigned long long)seq, comm);
 	for (i = 0; i < c->nr; i++)
 		w += cap_line(c, &c->vma[i], s->pid, buf + w, room - w);
 	if (c->more)

@@ -24,6 +24,9 @@
 
 #define outf(ctx, ...)	itrace_out_printf((ctx)->out, __VA_ARGS__)
 
+/* itrace_comm() (out.h) shows a whole comm */
+static_assert(ITRACE_COMM_SHOWN == TASK_COMM_LEN);
+
 static const char *mode_name(const struct itrace_slot *s)
 {
 	return s->mode == ITRACE_MODE_BLOCK ? "block" : "insn";
@@ -86,7 +89,7 @@ static noinline_for_stack void slot_notes(struct itrace_ctx *ctx)
 static noinline_for_stack unsigned int status_rows(struct itrace_ctx *ctx)
 {
 	const u64 *dropped = itrace_log_dropped(ctx->stopped);
-	char opts[ITRACE_ON_OPTS_MAX];
+	char opts[ITRACE_ON_OPTS_MAX], comm[ITRACE_COMM_SHOWN];
 	struct itrace_on_opts o;
 	unsigned int i, n = 0;
 
@@ -102,9 +105,9 @@ static noinline_for_stack unsigned int status_rows(struct itrace_ctx *ctx)
 			     "records", "dropped", "tgid", "options");
 		itrace_slot_opts(s, &o);
 		itrace_on_options(opts, sizeof(opts), &o);
-		/* comm[15] is always NUL, even half-way through a copy */
+		/* read up to comm[15], always NUL, even half-way through a copy */
 		outf(ctx, "%7d %-16s %-8s %-5s %12llu %12llu %10llu %7d %s\n",
-		     s->pid, s->comm, itrace_state_name(st),
+		     s->pid, itrace_comm(comm, s->comm), itrace_state_name(st),
 		     mode_name(s), s->steps, s->records, dropped[i], s->tgid,
 		     opts);
 	}

@@ -124,14 +124,15 @@ static void print_armed(const struct itrace_cmd *cmd, struct itrace_slot *s,
 			const struct on_count *c, struct itrace_ctx *ctx)
 {
 	unsigned int ok = c->more - c->exiting - c->full;
-	char opts[ITRACE_ON_OPTS_MAX];
+	char opts[ITRACE_ON_OPTS_MAX], comm[ITRACE_COMM_SHOWN];
 
+	itrace_comm(comm, s->comm);
 	if (s->mode == ITRACE_MODE_BLOCK)
 		outf(ctx, "itrace: pid %d (%s) armed, mode block (%s)",
-		     cmd->pid, s->comm, itrace_arch_block_impl());
+		     cmd->pid, comm, itrace_arch_block_impl());
 	else
 		outf(ctx, "itrace: pid %d (%s) armed, mode insn",
-		     cmd->pid, s->comm);
+		     cmd->pid, comm);
 	itrace_on_options(opts, sizeof(opts), &cmd->on);
 	if (strcmp(opts, "-"))
 		outf(ctx, ", %s", opts);
@@ -211,9 +212,9 @@ static noinline_for_stack int on_task(const struct itrace_cmd *cmd,
 	struct on_count c = { 0 };
 	struct task_struct *p;
 	struct itrace_slot *s;
+	char why[80], comm[ITRACE_COMM_SHOWN];
 	unsigned int need;
 	const char *no;
-	char why[80];
 	int err = 0;
 
 	rcu_read_lock();
@@ -226,8 +227,8 @@ static noinline_for_stack int on_task(const struct itrace_cmd *cmd,
 	s = itrace_slot_of(p);
 	no = refuse(p, s, why, sizeof(why), &err);
 	if (no) {
-		outf(ctx, "itrace on: pid %d (%s) %s\n", cmd->pid, p->comm,
-		     no);
+		outf(ctx, "itrace on: pid %d (%s) %s\n", cmd->pid,
+		     itrace_comm(comm, p->comm), no);
 		goto out;
 	}
 	need = !s;
@@ -245,7 +246,7 @@ static noinline_for_stack int on_task(const struct itrace_cmd *cmd,
 	}
 	if (IS_ERR(s)) {
 		outf(ctx, "itrace on: pid %d (%s) cannot be armed (exiting or unloading)\n",
-		     cmd->pid, p->comm);
+		     cmd->pid, itrace_comm(comm, p->comm));
 		err = PTR_ERR(s);
 		goto out;
 	}
@@ -397,6 +398,7 @@ static int off_comm(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 int itrace_cmd_off(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 {
 	struct itrace_slot *s, *named = NULL;
+	char comm[ITRACE_COMM_SHOWN];
 	unsigned int i, n = 0;
 
 	if (cmd->comm[0])
@@ -418,10 +420,10 @@ int itrace_cmd_off(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 		return -ESRCH;
 	} else if (n == 1) {
 		outf(ctx, "itrace: pid %d (%s) off\n", named->pid,
-		     named->comm);
+		     itrace_comm(comm, named->comm));
 	} else {
 		outf(ctx, "itrace: process %d (%s): %u threads off\n",
-		     cmd->pid, named->comm, n);
+		     cmd->pid, itrace_comm(comm, named->comm), n);
 	}
 	return 0;
 }

@@ -246,10 +246,10 @@ int itrace_cmd_stack(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 /* Whose registers, and how current they are. */
 static void regs_header(struct task_struct *p, struct itrace_ctx *ctx)
 {
-	char st = task_state_to_char(p);
+	char st = task_state_to_char(p), comm[ITRACE_COMM_SHOWN];
 
 	outf(ctx, "itrace: pid %d (%s) user registers at its last kernel entry (state %c%s)\n",
-	     p->pid, p->comm, st,
+	     p->pid, itrace_comm(comm, p->comm), st,
 	     st == 'R' && !ctx->stopped ? ", running: they may be changing" : "");
 }
 
@@ -294,6 +294,7 @@ static unsigned int regs_locked(struct task_struct *p,
 int itrace_cmd_regs(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 {
 	struct itrace_reg regs[ITRACE_REGS_MAX];
+	char comm[ITRACE_COMM_SHOWN];
 	struct task_struct *p;
 	struct itrace_slot *s;
 	unsigned int n;
@@ -309,14 +310,14 @@ int itrace_cmd_regs(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 	}
 	if (!s) {
 		outf(ctx, "itrace regs: pid %d (%s) is not traced\n", cmd->pid,
-		     p->comm);
+		     itrace_comm(comm, p->comm));
 		err = -EINVAL;
 		goto out;
 	}
 	n = ctx->stopped ? regs_of(p, regs) : regs_locked(p, regs);
 	if (!n) {
 		outf(ctx, "itrace regs: pid %d (%s) is exiting\n", cmd->pid,
-		     p->comm);
+		     itrace_comm(comm, p->comm));
 		err = -ESRCH;
 		goto out;
 	}

@@ -21,6 +21,7 @@
  * never compiled cannot make it touch memory out of bounds.
  */
 #include "cond.h"
+#include "out.h"
 
 #define PREFIX		"itrace on: condition: "
 #define QUOTE_IT	"or quote the condition"	/* the kdb way out */
@@ -717,17 +718,6 @@ static int shape(const struct itrace_cond *c,
 	return n == 1 && !jumps ? 0 : -1;
 }
 
-/*
- * Messages quote what was typed; a control byte in it would split the
- * one-line message or drive the console (as in parse.c).
- */
-static void printable_only(char *s)
-{
-	for (; *s; s++)
-		if (*s < ' ' || *s > '~')
-			*s = '?';
-}
-
 int itrace_cond_compile(struct itrace_cond *c,
 			const struct itrace_cond_regs *r, int argc,
 			const char *const *argv, unsigned int flags,
@@ -756,7 +746,11 @@ int itrace_cond_compile(struct itrace_cond *c,
 		ret = fail(&k, "internal error: the program does not check");
 	if (ret) {
 		memset(c, 0, sizeof(*c));
-		printable_only(err);
+		/*
+		 * the message quotes what was typed: a control byte in it
+		 * would split the line or drive the console (as in parse.c)
+		 */
+		itrace_name(err, errlen, err, errlen - 1, ITRACE_NAME_QMARK);
 		return -EINVAL;
 	}
 	c->nregs = r->nr;

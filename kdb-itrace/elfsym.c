@@ -97,12 +97,20 @@ static int bad(struct elf *e, const char *fmt, ...)
 static int read_at(struct elf *e, u64 off, void *buf, size_t len)
 {
 	const struct itrace_elf_src *src = e->src;
+	int ret;
 
 	if (off > src->size || len > src->size - off)
 		return bad(e, "%#zx bytes at %#llx: past the end of the file (%#llx)",
 			   len, (unsigned long long)off,
 			   (unsigned long long)src->size);
-	if (src->read(src->ctx, off, buf, len)) {
+	ret = src->read(src->ctx, off, buf, len);
+	if (ret == -ETIMEDOUT || ret == -EINTR) {
+		snprintf(e->err, e->errlen, "%s at %#llx",
+			 ret == -EINTR ? "interrupted (fatal signal)" :
+					 "reading took too long", (unsigned long long)off);
+		return ret;
+	}
+	if (ret) {
 		snprintf(e->err, e->errlen, "read error at %#llx",
 			 (unsigned long long)off);
 		return -EIO;

@@ -31,22 +31,23 @@ static void clean(char *out, const char *s, size_t max)
 int itrace_format_addr(char *buf, size_t len, const struct itrace_symmap *m,
 		       u64 addr)
 {
-	const struct itrace_map *map = itrace_symmap_find(m, addr);
 	char name[ITRACE_MAP_NAME + 1], fn[ITRACE_FN_SHOWN + 1];
 	const struct itrace_sym *sym;
+	struct itrace_map map;
 	u64 off;
 
-	if (!map)
+	/* a copy: the task may be re-arming (exec) and rewriting it */
+	if (!itrace_symmap_get(m, addr, &map))
 		return snprintf(buf, len, "0x%llx", (unsigned long long)addr);
-	clean(name, map->name, ITRACE_MAP_NAME);
-	off = addr - map->start + map->pgoff;
-	sym = itrace_sym_at(map->syms, off);
+	clean(name, map.name, ITRACE_MAP_NAME);
+	off = addr - map.start + map.pgoff;
+	sym = itrace_sym_at(map.syms, off);
 	if (!sym)
 		return snprintf(buf, len, "%s+0x%llx", name,
 				(unsigned long long)off);
-	clean(fn, itrace_sym_name(map->syms, sym), ITRACE_FN_SHOWN);
+	clean(fn, itrace_sym_name(map.syms, sym), ITRACE_FN_SHOWN);
 	off -= sym->off;
-	if (map->main)
+	if (map.main)
 		return snprintf(buf, len, "%s+0x%llx", fn,
 				(unsigned long long)off);
 	return snprintf(buf, len, "%s:%s+0x%llx", name, fn,

@@ -12,7 +12,11 @@
  *
  * Contexts: loading, taking and dropping run as the traced task in its
  * arming task_work (reading files, allocating and sleeping are allowed
- * there) or at unload, serialized by images_lock. Readers never take it:
+ * there) or at unload. images_lock serializes the images[] table and
+ * the budget, never a file read: a traced program's file can be huge,
+ * sparse or slow, and other tasks' arming must not wait for it; a load
+ * is bounded in time (ITRACE_LOAD_SECS) and ends at a fatal signal.
+ * Readers never take the lock:
  * kdb and xmon find images through the slots' maps and the images[]
  * array with every other CPU stopped (a CPU stopped half-way through a
  * put has either not yet unpublished the image, or published its NULL
@@ -46,6 +50,9 @@ MODULE_PARM_DESC(sym_kb,
 
 /* Largest vDSO image read (they are a few pages). */
 #define ITRACE_VDSO_MAX		(64 * 1024)
+
+/* Longest a table may take to read: a glibc's takes milliseconds. */
+#define ITRACE_LOAD_SECS	5
 
 /* What makes two images the same: the inode, or (vDSO: sb NULL) a hash. */
 struct image_key {
@@ -81,12 +88,28 @@ static bool same_key(const struct image_key *a, const struct image_key *b)
 	       a->hash == b->hash && a->size == b->size;
 }
 
+/* A file being read, and when its load must end. */
+struct file_src {
+	struct file *f;
+	unsigned long deadline;		/* jiffies */
+};
+
+/*
+ * The reader calls this once per chunk of symbols: a file with millions
+ * of them must neither hog the CPU nor outlive a kill or the deadline.
+ */
 static int file_read(void *ctx, u64 off, void *buf, size_t len)
 {
+	struct file_src *fs = ctx;
 	loff_t pos = off;
 
+	if (fatal_signal_pending(current))
+		return -EINTR;
+	if (time_after(jiffies, fs->deadline))
+		return -ETIMEDOUT;
+	cond_resched();
 	while (len) {
-		ssize_t n = kernel_read(ctx, buf, len, &pos);
+		ssize_t n = kernel_read(fs->f, buf, len, &pos);
 
 		if (n <= 0)
 			return -EIO;
@@ -171,11 +194,11 @@ static void load(struct itrace_image *img, const struct itrace_elf_src *src,
 	kvfree(buf);
 }
 
+/* Outside images_lock: read @src's table within @left bytes. */
 static struct itrace_image *image_new(const struct image_key *key,
 				      const struct itrace_elf_src *src,
-				      const char *name)
+				      const char *name, size_t left)
 {
-	size_t limit = (size_t)READ_ONCE(sym_kb) * 1024;
 	struct itrace_image *img = kzalloc(sizeof(*img), GFP_KERNEL);
 	u64 t0 = ktime_get_ns();
 
@@ -184,48 +207,117 @@ static struct itrace_image *image_new(const struct image_key *key,
 	img->refs = 1;
 	img->key = *key;
 	strscpy(img->name, name, sizeof(img->name));
-	load(img, src, limit > images_bytes ? limit - images_bytes : 0);
+	load(img, src, left);
 	img->load_us = div_u64(ktime_get_ns() - t0, NSEC_PER_USEC);
-	images_bytes += img->bytes;
 	return img;
 }
 
-/* The image @key names, loaded from @src if no map entry holds it yet. */
+static void image_free(struct itrace_image *img)
+{
+	kvfree(img->store);
+	kfree(img);
+}
+
+static size_t budget(void)
+{
+	return (size_t)READ_ONCE(sym_kb) * 1024;
+}
+
+/*
+ * Under images_lock: the image @key names, with a reference more; else
+ * NULL, and in *@free a free index of images[] (-1: none).
+ */
+static struct itrace_image *image_find(const struct image_key *key,
+				       int *free)
+{
+	struct itrace_image *img;
+	int i;
+
+	lockdep_assert_held(&images_lock);
+	*free = -1;
+	for (i = 0; i < ITRACE_IMAGES; i++) {
+		img = images[i];
+		if (!img) {
+			*free = *free < 0 ? i : *free;
+		} else if (same_key(&img->key, key)) {
+			img->refs++;
+			return img;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Under images_lock: publish @img in images[@free] within the budget
+ * (two loads side by side were each given what was left before either).
+ */
+static void image_add(struct itrace_image *img, int free)
+{
+	lockdep_assert_held(&images_lock);
+	if (img->bytes > budget() - min(budget(), images_bytes)) {
+		kvfree(img->store);
+		img->store = NULL;
+		img->bytes = 0;
+		img->err = -ENOSPC;
+	}
+	images_bytes += img->bytes;
+	WRITE_ONCE(images[free], img);	/* after its contents */
+}
+
+/*
+ * The image @key names, loaded from @src if no map entry holds it yet.
+ * The file is read with images_lock dropped; another task may load the
+ * same image meanwhile, and the first one published is kept.
+ */
 static struct itrace_image *image_get(const struct image_key *key,
 				      const struct itrace_elf_src *src,
 				      const char *name)
 {
-	struct itrace_image *img;
-	int i, free = -1;
+	struct itrace_image *img, *fresh;
+	size_t left;
+	int free;
 
 	might_sleep();
 	mutex_lock(&images_lock);
-	for (i = 0; i < ITRACE_IMAGES; i++) {
-		img = images[i];
-		if (!img) {
-			free = free < 0 ? i : free;
-		} else if (same_key(&img->key, key)) {
-			img->refs++;
-			goto out;
-		}
-	}
-	img = NULL;
-	if (free < 0)
+	img = image_find(key, &free);
+	left = budget() - min(budget(), images_bytes);
+	if (!img && free < 0)
 		images_full++;
-	else
-		img = image_new(key, src, name);
-	if (img)
-		WRITE_ONCE(images[free], img);	/* after its contents */
-out:
 	mutex_unlock(&images_lock);
+	if (img || free < 0)
+		return img;
+
+	fresh = image_new(key, src, name, left);
+	if (!fresh)
+		return NULL;
+	if (fresh->err == -EINTR) {
+		/* the task is dying: the next one to map the file reads it */
+		image_free(fresh);
+		return NULL;
+	}
+	mutex_lock(&images_lock);
+	img = image_find(key, &free);
+	if (!img && free >= 0) {
+		image_add(fresh, free);
+		img = fresh;
+		fresh = NULL;
+	} else if (!img) {
+		images_full++;
+	}
+	mutex_unlock(&images_lock);
+	if (fresh)
+		image_free(fresh);
 	return img;
 }
 
 u32 itrace_file_build_id(struct file *f, u8 *id)
 {
 	struct inode *inode = file_inode(f);
+	struct file_src fs = {
+		.f = f, .deadline = jiffies + ITRACE_LOAD_SECS * HZ,
+	};
 	struct itrace_elf_src src = {
-		.read = file_read, .ctx = f, .size = i_size_read(inode),
+		.read = file_read, .ctx = &fs, .size = i_size_read(inode),
 	};
 	struct itrace_elf_info info;
 	char err[8];	/* why it is no ELF file: not needed here */
@@ -238,18 +330,22 @@ u32 itrace_file_build_id(struct file *f, u8 *id)
 	return info.build_id_len;
 }
 
-static struct itrace_image *image_of_file(struct file *f)
+/* The file @f, mapped by the entry named @name (walk_maps()' copy). */
+static struct itrace_image *image_of_file(struct file *f, const char *name)
 {
 	struct inode *inode = file_inode(f);
 	struct image_key key = {
 		.sb = inode->i_sb, .ino = inode->i_ino,
 		.igen = inode->i_generation, .size = i_size_read(inode),
 	};
+	struct file_src fs = {
+		.f = f, .deadline = jiffies + ITRACE_LOAD_SECS * HZ,
+	};
 	struct itrace_elf_src src = {
-		.read = file_read, .ctx = f, .size = key.size,
+		.read = file_read, .ctx = &fs, .size = key.size,
 	};
 
-	return image_get(&key, &src, f->f_path.dentry->d_name.name);
+	return image_get(&key, &src, name);
 }
 
 /*
@@ -281,10 +377,7 @@ static struct itrace_image *image_of_vdso(const struct itrace_map *e)
 
 static void image_free_rcu(struct rcu_head *rcu)
 {
-	struct itrace_image *img = container_of(rcu, struct itrace_image, rcu);
-
-	kvfree(img->store);
-	kfree(img);
+	image_free(container_of(rcu, struct itrace_image, rcu));
 }
 
 static void image_put(struct itrace_image *img)
@@ -307,6 +400,19 @@ static struct itrace_image *image_of(const struct itrace_map *e)
 {
 	return e->syms ? container_of(e->syms, struct itrace_image, tab) :
 			 NULL;
+}
+
+/*
+ * The name of the file @f maps, as it is now: a rename may free the
+ * dentry's name at any moment, so it is read through a snapshot.
+ */
+static void file_name(struct itrace_map *e, struct file *f)
+{
+	struct name_snapshot n;
+
+	take_dentry_name_snapshot(&n, f->f_path.dentry);
+	strscpy(e->name, n.name.name, sizeof(e->name));
+	release_dentry_name_snapshot(&n);
 }
 
 /*
@@ -336,13 +442,14 @@ static u32 walk_maps(struct mm_struct *mm, struct itrace_symmap *m,
 		files[nr] = vma->vm_file;
 		if (vma->vm_file) {
 			get_file(vma->vm_file);
-			name = vma->vm_file->f_path.dentry->d_name.name;
-		} else if (vma->vm_ops && vma->vm_ops->name) {
-			name = vma->vm_ops->name(vma);	/* [vdso] */
+			file_name(e, vma->vm_file);
+		} else {
+			if (vma->vm_ops && vma->vm_ops->name)
+				name = vma->vm_ops->name(vma);	/* [vdso] */
 			if (name && !strcmp(name, "[vdso]"))
 				*vdso = nr;
+			strscpy(e->name, name ?: "[anon]", sizeof(e->name));
 		}
-		strscpy(e->name, name ?: "[anon]", sizeof(e->name));
 		e->start = vma->vm_start;
 		e->end = vma->vm_end;
 		e->pgoff = (u64)vma->vm_pgoff << PAGE_SHIFT;
@@ -368,7 +475,8 @@ static void maps_take(struct itrace_symmap *m, struct mm_struct *mm,
 	might_sleep();
 	for (i = 0; i < held; i++)
 		old[i] = image_of(&m->map[i]);
-	/* readers see no entry while they are rewritten */
+	/* readers see no entry, or see the rewrite (seq), meanwhile */
+	itrace_symmap_write_begin(m);
 	WRITE_ONCE(m->nr, 0);
 	smp_wmb();	/* nr = 0 before the entries change; symmap.c reads */
 	m->held = 0;
@@ -381,7 +489,7 @@ static void maps_take(struct itrace_symmap *m, struct mm_struct *mm,
 		struct itrace_image *img;
 
 		if (files[i]) {
-			img = image_of_file(files[i]);
+			img = image_of_file(files[i], m->map[i].name);
 			fput(files[i]);
 		} else if (i == vdso && own) {
 			img = image_of_vdso(&m->map[i]);
@@ -393,6 +501,7 @@ static void maps_take(struct itrace_symmap *m, struct mm_struct *mm,
 	m->held = nr;
 	smp_wmb();	/* the entries before their count; symmap.c reads */
 	WRITE_ONCE(m->nr, nr);
+	itrace_symmap_write_end(m);
 	for (i = 0; i < held; i++)
 		if (old[i])
 			image_put(old[i]);
@@ -412,6 +521,7 @@ void itrace_maps_drop(struct itrace_symmap *m)
 {
 	u32 i, held = min_t(u32, m->held, ITRACE_MAP_MAX);
 
+	itrace_symmap_write_begin(m);
 	WRITE_ONCE(m->nr, 0);
 	smp_wmb();	/* nr = 0 before the entries change; symmap.c reads */
 	m->held = 0;
@@ -422,6 +532,7 @@ void itrace_maps_drop(struct itrace_symmap *m)
 		if (img)
 			image_put(img);
 	}
+	itrace_symmap_write_end(m);
 }
 
 /* Both ways hold sparse's RCU context, so callers balance either way. */

@@ -158,6 +158,7 @@ int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
 		      bool *queued, task_work_func_t fn,
 		      enum task_work_notify_mode mode);
 void itrace_work_done(bool *queued);
+void itrace_works_exit(void);
 void itrace_disarm_all_stopped(void);
 
 /* trigger.c: `func`, `start`, `stop`; trigger_cond.c: `if` */

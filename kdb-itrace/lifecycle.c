@@ -70,8 +70,11 @@ int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
 
 /*
  * The last thing every queued callback does. Unload's synchronize_rcu()
- * waits for this preempt-off section, so only the few instructions after
- * preempt_enable() run after the module may start going away.
+ * waits for this preempt-off section; the few instructions after
+ * preempt_enable() (the returns out of module text) can still be
+ * preempted on a preemptible kernel: unload then waits with
+ * synchronize_rcu_tasks() (itrace_works_exit()), whose grace period
+ * needs every task to have switched voluntarily or run in user mode.
  */
 void itrace_work_done(bool *queued)
 {
@@ -79,6 +82,17 @@ void itrace_work_done(bool *queued)
 	WRITE_ONCE(*queued, false);
 	module_put(THIS_MODULE);
 	preempt_enable();
+}
+
+/*
+ * Unload, last: no task is still on its way out of a callback of ours.
+ * Without CONFIG_TASKS_RCU this is synchronize_rcu(), which is enough
+ * there (no preemption in module text without it: TASKS_RCU comes with
+ * PREEMPTION wherever ftrace or kprobes are built).
+ */
+void itrace_works_exit(void)
+{
+	synchronize_rcu_tasks();
 }
 
 /*

@@ -137,6 +137,7 @@ static void __exit itrace_exit(void)
 	itrace_images_exit();
 	itrace_capture_exit();
 	itrace_arch_exit();
+	itrace_works_exit();
 	itrace_log_free();
 	itrace_table_free();
 }

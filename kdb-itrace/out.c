@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Output sinks (see out.h): the printf front end every sink shares and
- * the fixed-buffer sink of the debugfs control file.
+ * Output sinks (see out.h): the printf front end every sink shares, the
+ * fixed-buffer sink of the debugfs control file, and the one copy of a
+ * name every printer of one goes through.
  */
 #include "out.h"
 
@@ -9,7 +10,7 @@ void itrace_out_printf(struct itrace_out *o, const char *fmt, ...)
 {
 	char piece[ITRACE_OUT_PIECE];
 	va_list ap;
-	int n;
+	int n, i;
 
 	va_start(ap, fmt);
 	n = vsnprintf(piece, sizeof(piece), fmt, ap);
@@ -18,7 +19,36 @@ void itrace_out_printf(struct itrace_out *o, const char *fmt, ...)
 		return;
 	if ((size_t)n >= sizeof(piece))
 		n = sizeof(piece) - 1;
+	for (i = 0; i < n; i++)
+		if (!itrace_printable(piece[i]) && piece[i] != '\n')
+			piece[i] = '?';
 	o->write(o, piece, (size_t)n);
+}
+
+char *itrace_name(char *out, size_t size, const char *s, size_t max,
+		  enum itrace_name_form form)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < max && s[i]; i++) {
+		unsigned char c = s[i];
+
+		if (form == ITRACE_NAME_QMARK || (itrace_printable(c) &&
+						  c != '\\')) {
+			if (w + 1 >= size)
+				break;
+			out[w++] = itrace_printable(c) ? c : '?';
+			continue;
+		}
+		if (w + 4 >= size)
+			break;
+		out[w++] = '\\';
+		out[w++] = '0' + (c >> 6);
+		out[w++] = '0' + (c >> 3 & 7);
+		out[w++] = '0' + (c & 7);
+	}
+	out[w] = '\0';
+	return out;
 }
 
 static void outbuf_write(struct itrace_out *o, const char *s, size_t len)

@@ -5,6 +5,7 @@
  * trailing junk, and anything else is an error naming the offender.
  */
 #include "kind.h"
+#include "out.h"
 #include "parse.h"
 
 const char *const itrace_help_lines[] = {
@@ -627,22 +628,15 @@ static int parse_args(int argc, const char *const *argv,
  * Messages quote the offending word as typed. A control byte in it (a
  * newline, the start of an escape sequence) would split the one-line
  * message or drive the console, so anything but printable ASCII shows
- * as '?'.
+ * as '?' (itrace_name(), as every name printed).
  */
-static void printable_only(char *s)
-{
-	for (; *s; s++)
-		if (*s < ' ' || *s > '~')
-			*s = '?';
-}
-
 int itrace_parse(int argc, const char *const *argv, struct itrace_cmd *cmd,
 		 char *err, size_t errlen)
 {
 	int ret = parse_args(argc, argv, cmd, err, errlen);
 
 	if (ret)
-		printable_only(err);
+		itrace_name(err, errlen, err, errlen - 1, ITRACE_NAME_QMARK);
 	return ret;
 }
 

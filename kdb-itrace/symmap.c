@@ -23,6 +23,26 @@ const struct itrace_map *itrace_symmap_find(const struct itrace_symmap *m,
 	return NULL;
 }
 
+bool itrace_symmap_get(const struct itrace_symmap *m, u64 addr,
+		       struct itrace_map *out)
+{
+	const struct itrace_map *e;
+	u32 seq;
+
+	if (!m)
+		return false;
+	seq = READ_ONCE(m->seq);
+	if (seq & 1)
+		return false;
+	smp_rmb();	/* seq before the entries */
+	e = itrace_symmap_find(m, addr);
+	if (!e)
+		return false;
+	memcpy(out, e, sizeof(*out));
+	smp_rmb();	/* the copy before seq again */
+	return READ_ONCE(m->seq) == seq;
+}
+
 /* @e's file offset @off: the address it is mapped at, if it is. */
 static bool map_off(const struct itrace_map *e, u64 off, u64 *addr)
 {

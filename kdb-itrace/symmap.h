@@ -28,17 +28,43 @@ struct itrace_map {
 /*
  * nr entries are published (readers: READ_ONCE, then the entries);
  * held entries hold an image reference in syms, which outlives nr = 0
- * (exec) until the owner's next snapshot drops it.
+ * (exec) until the owner's next snapshot drops it. seq is odd while the
+ * owner rewrites the entries (a re-arm at exec, in its own context):
+ * readers that may run meanwhile copy an entry with itrace_symmap_get().
  */
 struct itrace_symmap {
 	u32 nr;
 	u32 held;
+	u32 seq;
 	struct itrace_map map[ITRACE_MAP_MAX];
 };
 
-/* The mapping holding @addr, or NULL. */
+/* The mapping holding @addr, or NULL: for the snapshot's owner. */
 const struct itrace_map *itrace_symmap_find(const struct itrace_symmap *m,
 					    u64 addr);
+
+/*
+ * Any context, lock-free: a consistent copy of the mapping holding @addr
+ * into @out. False if none holds it, or if the owner was rewriting the
+ * snapshot meanwhile (or is stopped half-way by kdb): the caller then
+ * names the address without it. The copy's syms stay valid as long as
+ * the caller's itrace_syms_read_begin() (image.h).
+ */
+bool itrace_symmap_get(const struct itrace_symmap *m, u64 addr,
+		       struct itrace_map *out);
+
+/* The owner brackets a rewrite of @m's entries with these. */
+static inline void itrace_symmap_write_begin(struct itrace_symmap *m)
+{
+	WRITE_ONCE(m->seq, m->seq + 1);
+	smp_wmb();	/* seq odd before any entry changes */
+}
+
+static inline void itrace_symmap_write_end(struct itrace_symmap *m)
+{
+	smp_wmb();	/* every entry written before seq is even again */
+	WRITE_ONCE(m->seq, m->seq + 1);
+}
 
 /* A place in the task's code, as `func`, `start` and `stop` name it. */
 struct itrace_where {

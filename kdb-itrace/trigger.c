@@ -173,6 +173,10 @@ bool itrace_trigger_registered(const struct itrace_slot *s)
 	return registered(&s->trig);
 }
 
+/*
+ * The unregister work and the arming work (or unload) may both get
+ * here: each probe is taken by one of them (xchg), which unregisters it.
+ */
 static void unregister_now(struct itrace_trigger *t)
 {
 	unsigned int i;
@@ -180,11 +184,10 @@ static void unregister_now(struct itrace_trigger *t)
 	for (i = 0; i < ITRACE_NR_PROBES; i++) {
 		struct itrace_probe *p = &t->probe[i];
 
-		if (!READ_ONCE(p->registered))
+		if (!xchg(&p->registered, false))
 			continue;
 		itrace_uprobe_unregister(&p->up, &p->uc);
 		iput(p->up.inode);
-		WRITE_ONCE(p->registered, false);
 	}
 }
 
@@ -279,9 +282,12 @@ bool itrace_trigger_setup(struct itrace_slot *s)
 	bool entry = s->func[0] || s->start[0];
 
 	might_sleep();
-	/* a registration of an earlier `on` of this task goes first */
-	flush_work(&t->unreg);
+	/*
+	 * A registration of an earlier `on` of this task goes first: ours,
+	 * or the unregister work's (waited for).
+	 */
 	unregister_now(t);
+	flush_work(&t->unreg);
 	t->probe[ITRACE_PROBE_ENTRY].where[0] = '\0';
 	t->probe[ITRACE_PROBE_STOP].where[0] = '\0';
 	t->entries = 0;
@@ -398,6 +404,8 @@ void itrace_trigger_status(const struct itrace_slot *s, char *buf,
 		st = ITRACE_TRIG_SETUP;
 	w = places(s, st != ITRACE_TRIG_FAILED && st != ITRACE_TRIG_SETUP,
 		   buf, len);
+	/* a place's mapping is named after its file: any bytes */
+	itrace_name(buf, len, buf, w, ITRACE_NAME_QMARK);
 	if (st == ITRACE_TRIG_FAILED)
 		w += scnprintf(buf + w, len - w, ": failed: %.*s",
 			       (int)sizeof(t->why) - 1, t->why);
@@ -427,13 +435,18 @@ void itrace_triggers_init(void)
 		INIT_WORK(&itrace_slots[i].trig.unreg, unreg_work);
 }
 
-/* Unload, after every slot is released: no handler of ours is left. */
+/*
+ * Unload, after every slot is released. Unregistering first: it waits
+ * for every handler still running, and a handler may queue the
+ * unregister work until then; the flush after it waits for that work
+ * (which may hold a probe this unregister_now() found taken).
+ */
 void itrace_triggers_exit(void)
 {
 	unsigned int i;
 
 	for (i = 0; i < itrace_nr_slots; i++) {
-		flush_work(&itrace_slots[i].trig.unreg);
 		unregister_now(&itrace_slots[i].trig);
+		flush_work(&itrace_slots[i].trig.unreg);
 	}
 }

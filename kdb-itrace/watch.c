@@ -193,7 +193,7 @@ void itrace_watch_exec(struct task_struct *p)
 /* `status`: "itrace: watching comm NAME: mode insn[, OPTS]; N armed at exec" */
 void itrace_watch_status(struct itrace_ctx *ctx)
 {
-	char opts[ITRACE_ON_OPTS_MAX], cond[160];
+	char opts[ITRACE_ON_OPTS_MAX], cond[160], comm[ITRACE_COMM_SHOWN];
 	unsigned int i, missed;
 
 	for (i = 0; i < ITRACE_WATCH_MAX; i++) {
@@ -208,8 +208,8 @@ void itrace_watch_status(struct itrace_ctx *ctx)
 						  sizeof(cond));
 		missed = atomic_read(&w->missed);
 		itrace_out_printf(ctx->out,
-				  "itrace: watching comm %.*s: mode %s%s%s%s%s; %u armed at exec",
-				  ITRACE_COMM_LEN - 1, w->comm,
+				  "itrace: watching comm %s: mode %s%s%s%s%s; %u armed at exec",
+				  itrace_comm(comm, w->comm),
 				  w->mode == ITRACE_MODE_BLOCK ? "block" : "insn",
 				  strcmp(opts, "-") ? ", " : "",
 				  strcmp(opts, "-") ? opts : "",

@@ -125,13 +125,15 @@ static int cas64_user(u64 __user *uaddr, u64 old, u64 new, u64 *cur)
 }
 
 /*
- * stqcx.'s compare-and-swap. The pair is in register order, [0] being
- * RTp, the quadword's high-order doubleword: lqarx and stqcx. of our
- * own (the kernel's byte order is the task's, emulate() checks) place
- * it in memory as the task's would. Raw encodings, as the kernel's
- * quad.S does: they need fixed, even register pairs (r6:r7, r8:r9).
+ * One try of stqcx.'s compare-and-swap: 1 if @new was stored, 0 if not
+ * (the quadword, left in @cur, is not @old, or the reservation was
+ * lost), or -EFAULT. Pairs are in register order, [0] being RTp, the
+ * quadword's high-order doubleword: lqarx and stqcx. of our own (the
+ * kernel's byte order is the task's, emulate() checks) place it in
+ * memory as the task's would. Raw encodings, as the kernel's quad.S
+ * does: they need fixed, even register pairs (r6:r7, r8:r9).
  */
-static int cas128_user(u64 __user *uaddr, const u64 *old, const u64 *new,
+static int cas128_once(u64 __user *uaddr, const u64 *old, const u64 *new,
 		       u64 *cur)
 {
 	int ret = 0;
@@ -149,7 +151,8 @@ static int cas128_user(u64 __user *uaddr, const u64 *old, const u64 *new,
 "	cmpd	0,7,%6\n"
 "	bne-	3f\n"
 "2:	" PPC_STQCX(8, 0, 10) "\n"
-"	bne-	1b\n"
+"	bne-	3f\n"
+"	li	%0,1\n"
 		PPC_ATOMIC_EXIT_BARRIER
 "3:	mr	%1,6\n"
 "	mr	%2,7\n"
@@ -169,8 +172,32 @@ static int cas128_user(u64 __user *uaddr, const u64 *old, const u64 *new,
 	return ret;
 }
 
-/* Tries of a byte or halfword stcx. whose word's other bytes change. */
-#define RESV_SUBWORD_TRIES	8
+/* Tries of a stcx. that keeps losing its reservation or its word. */
+#define RESV_CAS_TRIES	8
+
+/*
+ * stqcx.: unlike the word and doubleword swaps (a loop of their own
+ * around a lost reservation), a bounded number of tries, then the
+ * stcx. is reported failed, as a real one may be: the program runs its
+ * window again. A trap must not spin on a stqcx. that never succeeds
+ * (qemu before 8.0 fails every one).
+ */
+static int cas128_user(u64 __user *uaddr, const u64 *old, const u64 *new,
+		       bool *stored)
+{
+	u64 cur[2];
+	int i, ret;
+
+	for (i = 0; i < RESV_CAS_TRIES; i++) {
+		ret = cas128_once(uaddr, old, new, cur);
+		if (ret < 0)
+			return ret;
+		if (ret || cur[0] != old[0] || cur[1] != old[1])
+			break;
+	}
+	*stored = ret > 0;
+	return 0;
+}
 
 /* The shift of the byte or halfword at @ea in its word, in memory order. */
 static int subword_shift(unsigned long ea, int size)
@@ -201,7 +228,7 @@ static int cas_subword(unsigned long ea, int size, u32 old, u32 new,
 	*stored = false;
 	if (copy_from_user_nofault(&word, uw, sizeof(word)))
 		return -EFAULT;
-	for (i = 0; i < RESV_SUBWORD_TRIES; i++) {
+	for (i = 0; i < RESV_CAS_TRIES; i++) {
 		if ((word & mask) != old << shift)
 			return 0;
 		ret = futex_atomic_cmpxchg_inatomic(&cur, uw, word,
@@ -225,8 +252,8 @@ static int cas_subword(unsigned long ea, int size, u32 old, u32 new,
 static int store_conditional(unsigned long ea, int size, const u64 *old,
 			     const u64 *new, bool *stored)
 {
-	u64 cur[2];
 	u32 cur32;
+	u64 cur;
 	int ret;
 
 	pagefault_disable();
@@ -241,12 +268,11 @@ static int store_conditional(unsigned long ea, int size, const u64 *old,
 		*stored = !ret && cur32 == old[0];
 		break;
 	case 8:
-		ret = cas64_user((u64 __user *)ea, old[0], new[0], &cur[0]);
-		*stored = !ret && cur[0] == old[0];
+		ret = cas64_user((u64 __user *)ea, old[0], new[0], &cur);
+		*stored = !ret && cur == old[0];
 		break;
 	default:
-		ret = cas128_user((u64 __user *)ea, old, new, cur);
-		*stored = !ret && cur[0] == old[0] && cur[1] == old[1];
+		ret = cas128_user((u64 __user *)ea, old, new, stored);
 	}
 	pagefault_enable();
 	return ret;

@@ -238,8 +238,18 @@ void itrace_arch_signal(struct itrace_slot *s, const struct k_sigaction *ka)
 
 	lockdep_assert_irqs_disabled();
 	if (ka->sa.sa_handler == SIG_DFL || ka->sa.sa_handler == SIG_IGN ||
-	    !a->tf || test_thread_flag(TIF_SINGLESTEP))
+	    test_thread_flag(TIF_SINGLESTEP))
 		return;
+	if (!a->tf) {
+		/*
+		 * An `off` that came while uprobes held our bits, its step
+		 * out of line aborted by this signal: no trap or work of
+		 * ours will come to finish it.
+		 */
+		if (!READ_ONCE(s->rearm_queued))
+			itrace_state_stopped(&s->state);
+		return;
+	}
 	if (!a->utf)
 		regs->flags &= ~X86_EFLAGS_TF;
 	a->utf = false;

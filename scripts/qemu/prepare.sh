@@ -102,8 +102,8 @@ if [ "$ITRACE_KVARIANT" = debug ]; then
 	fi
 fi
 progs=()
-for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_syscall tp_trig tp_trig_thr tp_tf \
-	tp_cred; do
+for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_syscall tp_trig \
+	tp_trig_thr tp_tf tp_bigsym tp_cred tp_name; do
 	if [ $no_module -eq 1 ]; then
 		rm -f "$b/$p"
 		if ! $TARGET_CC -static -O1 -fno-inline -g -o "$b/$p" \

@@ -111,6 +111,31 @@ static void check_syms(void)
 		  "         7   0      97 call    walk+0x10                      libc.so.6:memcpy+0x0\n");
 
 	/*
+	 * The snapshot being rewritten (a re-arm at exec, or one stopped
+	 * half-way by kdb): bare addresses, never a half-written entry;
+	 * once the rewrite is done, names again.
+	 */
+	itrace_symmap_write_begin(&m);
+	addr_is("sym: mid-rewrite: bare address", &m, 0x401150, "0x401150");
+	m.map[1].syms = NULL;
+	addr_is("sym: mid-rewrite: bare address in the library", &m,
+		0x7f0000001000ULL, "0x7f0000001000");
+	m.map[1].syms = &so;
+	itrace_symmap_write_end(&m);
+	addr_is("sym: after the rewrite: named again", &m, 0x401150,
+		"walk+0x10");
+	{
+		struct itrace_map e;
+
+		CHECK("sym: get copies the entry whole",
+		      itrace_symmap_get(&m, 0x7f0000001000ULL, &e) &&
+		      e.syms == &so && !strcmp(e.name, "libc.so.6") &&
+		      e.start == 0x7f0000000000ULL && !e.main);
+		CHECK("sym: get outside every mapping", !itrace_symmap_get(&m, 0x1000, &e));
+		CHECK("sym: get of no snapshot", !itrace_symmap_get(NULL, 0x401150, &e));
+	}
+
+	/*
 	 * The longest address text: a 24-byte mapping name, a name cut at
 	 * ITRACE_FN_SHOWN, the largest offset a u32 size allows.
 	 */

@@ -198,6 +198,7 @@ want overflow && vmtest overflow
 want kdb_ss && vmtest kdb_ss "$b/tp_spin"
 want lifecycle && vmtest lifecycle
 want trig_threads && vmtest trig_threads
+want bigsym && vmtest bigsym
 # x86 only: POWER user code cannot set or clear MSR_SE itself
 [ "$ITRACE_ARCH" != x86_64 ] || { want tf_self && vmtest tf_self "$b/tp_tf"; }
 # The transparency suite: every program of tests/transparency/progs,
@@ -239,6 +240,9 @@ want debugfs && vmtest debugfs
 want debugfs_stream && vmtest debugfs_stream
 want debugfs_kdb && vmtest debugfs_kdb
 want capture && vmtest capture "$b"
+# a comm and a file name holding a newline and ESC: '?' on the console,
+# escaped in maps, never a raw control byte
+want names && vmtest names
 dump_test
 want cmd_enable && vmtest cmd_enable
 want lockdown && vmtest lockdown
@@ -248,10 +252,15 @@ want lockdown && vmtest lockdown
 		vmtest lockdown_boot --append "lockdown=integrity itrace.noinsmod"
 }
 if want atomic; then
-	rm -f "$b/logs/atomic-insn.log"
+	rm -f "$b/logs/atomic-insn.log" "$b/logs/atomic-sizes-insn.log"
 	vmtest atomic "$b/logs"
 	python3 "$top/tests/vm/trace_check.py" --chain "$b/tp_atomic" \
 		"$b/logs/atomic-insn.log" |
 		sed 's/^PASS /PASS atomic insn: /;s/^FAIL /FAIL atomic insn: /' | tag
+	# the end of the larx sizes run (powerpc), emulated windows and all
+	[ ! -e "$b/logs/atomic-sizes-insn.log" ] ||
+		python3 "$top/tests/vm/trace_check.py" --chain "$b/tp_atomic" \
+			"$b/logs/atomic-sizes-insn.log" |
+		sed 's/^PASS /PASS atomic sizes insn: /;s/^FAIL /FAIL atomic sizes insn: /' | tag
 fi
 xmon_tests
