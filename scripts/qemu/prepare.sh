@@ -128,7 +128,8 @@ for c in "$ITRACE_TOP"/tests/transparency/progs/*.c; do
 	progs+=(--prog "$b/tt/$p")
 done
 cp "$ITRACE_TOP/tests/transparency/tt-run.sh" "$b/tt/tt-run"
-progs+=(--prog "$b/tt/tt-run")
+cp "$ITRACE_TOP/tests/transparency/exceptions" "$b/tt/tt-exceptions"
+progs+=(--prog "$b/tt/tt-run" --prog "$b/tt/tt-exceptions")
 # itrace-dump's `capture`, the part that runs on the traced machine:
 # static, without elfutils (tools/itrace-dump/Makefile's capture-only)
 run itrace-dump $TARGET_CC -static -O2 -D_GNU_SOURCE -DITRACE_DUMP_CAPTURE_ONLY \

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# tt-run [-t SECS] PROG...: the transparency suite's guest half (busybox
+# tt-run [-t SECS] [-x EXCEPTIONS] PROG...: the transparency suite's guest half (busybox
 # sh, in the test VM, module loaded). Each program runs untraced, then
 # once per mode armed by name from its exec on (`on comm NAME OPTIONS`
 # through debugfs), and each traced run must end exactly as the untraced
@@ -11,14 +11,30 @@
 #   TT-DIFF name mode: what      the first difference, then the two
 #                                outputs as "TT-  untraced|" / "TT-  traced|"
 #   TT-HANG name mode            killed after SECS (untraced it ended)
+#   TT-EXC name mode: reason     a difference EXCEPTIONS accepts for this
+#                                arch and mode (tests/transparency/exceptions)
 # and last "TT-DONE programs differing".
 # A program that hangs untraced is a suite bug: TT-DIFF name untraced.
 ctl=/sys/kernel/debug/itrace/control
 secs=30
-if [ "$1" = -t ]; then
-	secs=$2
+exc=/dev/null
+while [ $# -ge 2 ]; do
+	case $1 in
+	-t) secs=$2 ;;
+	-x) exc=$2 ;;
+	*) break ;;
+	esac
 	shift 2
-fi
+done
+arch=$(uname -m)
+
+# excepted NAME MODE: the reason EXCEPTIONS gives for NAME differing in
+# MODE on this arch, or nothing
+excepted() {
+	grep -v '^#' "$exc" | while IFS='|' read -r key why; do
+		[ "$key" = "$arch $1 $2" ] && echo "$why"
+	done
+}
 modes="insn|block|insn func tt_body|insn threads follow follow-exec"
 
 # run PROG OUT: the program's output and end, in OUT
@@ -65,6 +81,11 @@ for p in "$@"; do
 				echo "TT-HANG $name $m"
 			fi
 			bad="$m: $(diff /tmp/tt.ref /tmp/tt.out | grep '^[-+][^-+]' | head -2 | tr '\n' ' ')"
+			why=$(excepted "$name" "$m")
+			if [ -n "$why" ]; then
+				echo "TT-EXC $name $m: $why"
+				bad=
+			fi
 		fi
 		[ -z "$bad" ] || break
 		IFS='|'

@@ -204,7 +204,7 @@ want bigsym && vmtest bigsym
 # The transparency suite: every program of tests/transparency/progs,
 # untraced and traced in each mode, must end the same.
 if want transparency; then
-	tt=$(cd "$b/tt" && ls | grep -v '^tt-run$' | sort | tr '\n' ' ')
+	tt=$(cd "$b/tt" && ls | grep -v '^tt-' | sort | tr '\n' ' ')
 	# shellcheck disable=SC2086 # one argument per program
 	vmtest transparency $tt
 fi

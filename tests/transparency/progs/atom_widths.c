@@ -5,8 +5,9 @@
  * cmpxchg loops on 1/2/4/8 bytes, an xchg spinlock around a plain
  * counter, and lock cmpxchg16b on a 16-byte pair. POWER: load-reserve /
  * store-conditional loops lbarx/stbcx., lharx/sthcx., lwarx/stwcx.,
- * ldarx/stdcx. and lqarx/stqcx. (POWER8). Prints the final counts,
- * which are fixed (2 * 200 adds; the byte and halfword ones wrap).
+ * ldarx/stdcx., and from the main thread alone lqarx/stqcx. (POWER8,
+ * each add tried at most 8 times: qemu 7.2 fails every stqcx.). Prints
+ * the final counts, which are fixed (2 * 200 adds; the byte one wraps).
  *
  * Catches: a tracer that breaks atomicity when it steps or emulates a
  * locked instruction (lost updates), or, on POWER, steps inside a
@@ -109,32 +110,63 @@ static void report(void)
 		     : "=&b"(t), "+m"(*(p)) : "b"(p) : "cr0", "memory");\
 } while (0)
 
+/*
+ * lqarx/stqcx. once (an even/odd register pair: r8:r9): whether the
+ * store went through. Not a loop: Debian 12's qemu (7.2) fails every
+ * stqcx., and a retry loop would never end there.
+ */
+static int lq_add_once(void)
+{
+	unsigned long cr;
+
+	asm volatile(".machine push\n\t"
+		     ".machine power8\n\t"
+		     "lqarx 8, 0, %2\n\t"
+		     "addi 8, 8, 1\n\t"
+		     "addi 9, 9, 1\n\t"
+		     "stqcx. 8, 0, %2\n\t"
+		     "mfcr %1\n\t"
+		     ".machine pop"
+		     : "+m"(pair), "=r"(cr) : "b"(pair)
+		     : "r8", "r9", "cr0", "memory");
+	return !!(cr & 0x20000000);	/* cr0.eq: stored */
+}
+
+static int lq_fails;	/* quadword adds whose 8 tries all failed */
+
+/* main thread only: nobody else touches pair, so a try fails only here */
+static void lq_rounds(void)
+{
+	int i, n;
+
+	for (i = 0; i < 2 * ROUNDS; i++) {
+		for (n = 0; n < 8 && !lq_add_once(); n++)
+			;
+		lq_fails += n == 8;
+	}
+}
+
 static void one_round(void)
 {
 	LARX_ADD("lbarx", "stbcx.", &c8);
 	LARX_ADD("lharx", "sthcx.", &c16);
 	LARX_ADD("lwarx", "stwcx.", &c32);
 	LARX_ADD("ldarx", "stdcx.", &c64);
-	/* lqarx needs an even/odd register pair: r8:r9 */
-	asm volatile(".machine push\n\t"
-		     ".machine power8\n"
-		     "1:\tlqarx 8, 0, %1\n\t"
-		     "addi 8, 8, 1\n\t"
-		     "addi 9, 9, 1\n\t"
-		     "stqcx. 8, 0, %1\n\t"
-		     "bne- 1b\n\t"
-		     ".machine pop"
-		     : "+m"(pair) : "b"(pair) : "r8", "r9", "cr0", "memory");
 }
 
 static void report(void)
 {
+	lq_rounds();
 	tt_say("larx/stcx.: b %u h %u w %u d %lu\n", c8, c16, c32,
 	       (unsigned long)c64);
+	tt_check(c8 == (uint8_t)400 && c16 == 400 && c32 == 400 && c64 == 400);
+	if (lq_fails == 2 * ROUNDS && !pair[0] && !pair[1]) {
+		tt_say("lqarx/stqcx.: every stqcx. fails here (an emulator)\n");
+		return;
+	}
 	tt_say("lqarx/stqcx.: %lu %lu\n", (unsigned long)pair[0],
 	       (unsigned long)pair[1]);
-	tt_check(c8 == (uint8_t)400 && c16 == 400 && c32 == 400 && c64 == 400);
-	tt_check(pair[0] == 400 && pair[1] == 400);
+	tt_check(!lq_fails && pair[0] == 400 && pair[1] == 400);
 }
 #endif
 
