@@ -5,6 +5,7 @@
 
 #include <linux/types.h>
 #include <linux/task_work.h>
+#include "insn_decode.h"
 
 /* A call with prefixes: up to the 15-byte instruction limit. */
 #define ITRACE_CALL_LEN_MAX	15
@@ -25,6 +26,7 @@ struct itrace_arch_slot {
 	bool sigret_queued;		/* sigret_work is on the task's list */
 	unsigned long sigret_ip;	/* that sigreturn's system call */
 	struct callback_head sigret_work;
+	struct itrace_x86_insn insn;	/* the trap path's decode of prev_ip */
 };
 
 /* The die events of the uprobes hand-off (kdb-itrace/rearm.c). */

@@ -48,11 +48,6 @@ atomic_t itrace_x86_sigrets;
 /* pushf words we could not give the program's TF back (not writable). */
 atomic_long_t itrace_x86_pushf_missed;
 
-/* ia32 system call numbers (unistd_32.h is not ours to include here) */
-#define NR_IA32_SIGRETURN	119
-#define NR_IA32_RT_SIGRETURN	173
-#define NR_X32_RT_SIGRETURN	(0x40000000 + 513)
-
 /*
  * Where the saved EFLAGS of the frame a sigreturn at @regs will restore
  * lives, and its size: the frame sits right above the stack pointer (the
@@ -72,7 +67,7 @@ static unsigned long sigret_flags_at(struct pt_regs *regs, unsigned int *size)
 			       offsetof(struct rt_sigframe, uc.uc_mcontext.flags);
 		}
 #ifdef CONFIG_X86_X32_ABI
-		if (nr == NR_X32_RT_SIGRETURN) {
+		if (nr == ITRACE_NR_X32_RT_SIGRETURN) {
 			*size = 8;
 			return regs->sp - 8 +
 			       offsetof(struct rt_sigframe_x32, uc.uc_mcontext.flags);
@@ -81,10 +76,10 @@ static unsigned long sigret_flags_at(struct pt_regs *regs, unsigned int *size)
 		return 0;
 	}
 #ifdef CONFIG_IA32_EMULATION
-	if ((u32)nr == NR_IA32_RT_SIGRETURN)
+	if ((u32)nr == ITRACE_NR_IA32_RT_SIGRETURN)
 		return (u32)regs->sp - 4 +
 		       offsetof(struct rt_sigframe_ia32, uc.uc_mcontext.flags);
-	if ((u32)nr == NR_IA32_SIGRETURN)
+	if ((u32)nr == ITRACE_NR_IA32_SIGRETURN)
 		return (u32)regs->sp - 8 + offsetof(struct sigframe_ia32, sc.flags);
 #endif
 	return 0;
@@ -142,9 +137,9 @@ done:
 }
 
 /*
- * Step trap, re-arming: is current about to run a sigreturn? Then have
- * its work give the frame our TF first. The system call number is
- * checked before any user byte is read: nearly every trap ends there.
+ * Step trap, re-arming, ax holding a sigreturn's number (trap.c checks
+ * that first): is current about to run that sigreturn? Then have its
+ * work give the frame our TF first.
  */
 void itrace_x86_sigret_check(struct itrace_slot *s, struct pt_regs *regs)
 {
@@ -190,10 +185,11 @@ static void utf_apply(struct itrace_arch_slot *a, struct pt_regs *regs,
 
 /*
  * Our single-step trap, the instruction @d at s->prev_ip having run (NULL:
- * not known, a hardware block step). Returns whether the program had set
- * TF itself when it began: then the trap is the program's too.
+ * not known, a hardware block step), when it is not the common case that
+ * trap.c's utf_step() settles. Returns whether the program had set TF
+ * itself when the instruction began: then the trap is the program's too.
  */
-bool itrace_x86_utf_step(struct itrace_slot *s, struct pt_regs *regs,
+bool itrace_x86_utf_slow(struct itrace_slot *s, struct pt_regs *regs,
 			 const struct itrace_x86_insn *d)
 {
 	struct itrace_arch_slot *a = &s->arch;

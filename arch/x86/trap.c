@@ -14,6 +14,7 @@
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 #include <asm/debugreg.h>
+#include <asm/unistd.h>
 #include "../../kdb-itrace/itrace.h"
 #include "../../kdb-itrace/kind.h"
 #include "block_scan.h"
@@ -91,36 +92,66 @@ static bool is_icebp(unsigned long ip)
 }
 
 /*
- * Software stepping: the instruction at @from ran and the task is now at
- * @to. A syscall is the exception: TF is masked on kernel entry and the
- * IRET back only traps after the *next* instruction, so replay that one
- * (and any further syscalls) by decoding forward.
+ * A syscall at @from (@d) ran, and the task is now at @to: TF is masked
+ * on kernel entry and the IRET back only traps after the *next*
+ * instruction, so replay that one (and any further syscalls) by
+ * decoding forward.
  */
-static void log_step(struct itrace_slot *s, struct pt_regs *regs,
-		     unsigned long from, unsigned long to,
-		     const struct itrace_x86_insn *first)
+static noinline void log_syscalls(struct itrace_slot *s, struct pt_regs *regs,
+				  unsigned long from, unsigned long to,
+				  const struct itrace_x86_insn *d)
 {
-	struct itrace_x86_insn d;
+	struct itrace_x86_insn n;
 	unsigned int kind;
 	int chain;
 
 	for (chain = 0; chain < SYSCALL_CHAIN_MAX; chain++) {
-		if (!chain && first)
-			d = *first;
-		else if (!itrace_x86_decode_user(regs, from, &d))
-			break;
-		if (d.kind != ITRACE_K_SYSCALL) {
-			kind = itrace_x86_step_kind(&d, from, to);
+		if (d->kind != ITRACE_K_SYSCALL) {
+			kind = itrace_x86_step_kind(d, from, to);
 			if (kind != ITRACE_K_NR)
 				itrace_emit(s, kind, from, to);
 			return;
 		}
-		itrace_emit(s, ITRACE_K_SYSCALL, from, from + d.len);
-		if (to == from + d.len)	/* restarted, or a signal came in */
+		itrace_emit(s, ITRACE_K_SYSCALL, from, from + d->len);
+		if (to == from + d->len)	/* restarted, or a signal came in */
 			return;
-		from += d.len;
+		from += d->len;
+		if (!itrace_x86_decode_user(regs, from, &n))
+			break;
+		d = &n;
 	}
 	itrace_emit(s, ITRACE_K_ASYNC, from, to);
+}
+
+/*
+ * Software stepping: the instruction @d at @from ran and the task is now
+ * at @to.
+ */
+static void log_decoded(struct itrace_slot *s, struct pt_regs *regs,
+			unsigned long from, unsigned long to,
+			const struct itrace_x86_insn *d)
+{
+	unsigned int kind;
+
+	if (unlikely(d->kind == ITRACE_K_SYSCALL)) {
+		log_syscalls(s, regs, from, to, d);
+		return;
+	}
+	kind = itrace_x86_step_kind(d, from, to);
+	if (kind != ITRACE_K_NR)
+		itrace_emit(s, kind, from, to);
+}
+
+/* The same, the instruction at @from not decoded yet. */
+static noinline void log_step(struct itrace_slot *s, struct pt_regs *regs,
+			      unsigned long from, unsigned long to)
+{
+	struct itrace_x86_insn d;
+
+	if (itrace_x86_decode_user(regs, from, &d))
+		log_decoded(s, regs, from, to, &d);
+	else
+		itrace_emit(s, ITRACE_K_ASYNC, from, to);
 }
 
 /*
@@ -143,7 +174,7 @@ static void log_line(struct itrace_slot *s, struct pt_regs *regs,
 		itrace_emit(s, d.kind, from, from + d.len);
 		from += d.len;
 	}
-	log_step(s, regs, from, to, NULL);
+	log_step(s, regs, from, to);
 }
 
 struct scan_ctx {
@@ -201,8 +232,10 @@ static void log_plain(struct itrace_slot *s, struct pt_regs *regs,
 {
 	if (s->arch.line)
 		log_line(s, regs, s->prev_ip, regs->ip);
+	else if (d)
+		log_decoded(s, regs, s->prev_ip, regs->ip, d);
 	else
-		log_step(s, regs, s->prev_ip, regs->ip, d);
+		log_step(s, regs, s->prev_ip, regs->ip);
 }
 
 static void log_trap(struct itrace_slot *s, struct pt_regs *regs,
@@ -217,7 +250,7 @@ static void log_trap(struct itrace_slot *s, struct pt_regs *regs,
 		return;
 	}
 	/* BTF stuck in the MSR but the CPU stepped anyway. */
-	log_step(s, regs, s->prev_ip, regs->ip, NULL);
+	log_step(s, regs, s->prev_ip, regs->ip);
 	if (++s->arch.btf_miss >= BTF_MISS_LIMIT)
 		WRITE_ONCE(itrace_x86_btf_broken, true);
 }
@@ -264,17 +297,47 @@ static bool is_step(struct itrace_slot *s, struct die_args *a)
 }
 
 /*
- * The instruction a single step ran, at prev_ip, into @d; NULL for a
+ * The instruction a single step ran, at prev_ip, decoded into the slot
+ * (no stack copy for the kernel to zero on every trap); NULL for a
  * hardware block step, a straight line, or bytes that cannot be read.
  */
 static const struct itrace_x86_insn *stepped(struct itrace_slot *s,
-					     struct pt_regs *regs,
-					     struct itrace_x86_insn *d)
+					     struct pt_regs *regs)
 {
 	if (s->arch.btf || s->arch.line ||
-	    !itrace_x86_decode_user(regs, s->prev_ip, d))
+	    !itrace_x86_decode_user(regs, s->prev_ip, &s->arch.insn))
 		return NULL;
-	return d;
+	return &s->arch.insn;
+}
+
+/*
+ * Nearly every step: the program has no TF of its own, no sigreturn is
+ * in flight, and the instruction neither stores nor loads EFLAGS nor is
+ * a system call (whose trap comes an instruction later). The rest, and
+ * what the program's own TF means: sigframe.c.
+ */
+static __always_inline bool utf_step(struct itrace_slot *s,
+				     struct pt_regs *regs,
+				     const struct itrace_x86_insn *d)
+{
+	if (likely(!s->arch.utf && !s->arch.sigret && d &&
+		   d->eflags == ITRACE_X86_EF_NONE &&
+		   d->kind != ITRACE_K_SYSCALL))
+		return false;
+	return itrace_x86_utf_slow(s, regs, d);
+}
+
+/* Only a sigreturn's number in ax makes a step worth a closer look. */
+static __always_inline void sigret_check(struct itrace_slot *s,
+					 struct pt_regs *regs)
+{
+	unsigned long nr = regs->ax;
+
+	if (unlikely(nr == __NR_rt_sigreturn ||
+		     (u32)nr == ITRACE_NR_IA32_RT_SIGRETURN ||
+		     (u32)nr == ITRACE_NR_IA32_SIGRETURN ||
+		     nr == ITRACE_NR_X32_RT_SIGRETURN))
+		itrace_x86_sigret_check(s, regs);
 }
 
 int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
@@ -282,7 +345,6 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 {
 	struct die_args *a = data;
 	struct pt_regs *regs = a->regs;
-	struct itrace_x86_insn insn;
 	const struct itrace_x86_insn *d;
 	bool theirs;
 
@@ -292,8 +354,8 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 	if (!is_step(s, a))
 		return NOTIFY_DONE;
 	s->steps++;
-	d = stepped(s, regs, &insn);
-	theirs = itrace_x86_utf_step(s, regs, d);
+	d = stepped(s, regs);
+	theirs = utf_step(s, regs, d);
 	if (log)
 		log_trap(s, regs, d);
 	s->prev_ip = regs->ip;
@@ -306,7 +368,7 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 			      !s->arch.utf && itrace_x86_use_btf();
 		if (s->arch.btf)
 			itrace_x86_set_btf(true);
-		itrace_x86_sigret_check(s, regs);
+		sigret_check(s, regs);
 	} else {
 		itrace_x86_drop_tf(s, regs);
 	}

@@ -20,9 +20,13 @@ bool itrace_x86_decode_user(struct pt_regs *regs, unsigned long ip,
 			    struct itrace_x86_insn *d);
 
 /* sigframe.c: the program's own TF */
+/* ia32 and x32 sigreturn numbers (their unistd headers are not ours) */
+#define ITRACE_NR_IA32_SIGRETURN	119
+#define ITRACE_NR_IA32_RT_SIGRETURN	173
+#define ITRACE_NR_X32_RT_SIGRETURN	(0x40000000 + 513)
 extern atomic_t itrace_x86_sigrets;
 extern atomic_long_t itrace_x86_pushf_missed;
-bool itrace_x86_utf_step(struct itrace_slot *s, struct pt_regs *regs,
+bool itrace_x86_utf_slow(struct itrace_slot *s, struct pt_regs *regs,
 			 const struct itrace_x86_insn *d);
 void itrace_x86_sigret_check(struct itrace_slot *s, struct pt_regs *regs);
 void itrace_x86_drop_tf(struct itrace_slot *s, struct pt_regs *regs);

@@ -127,6 +127,11 @@ for c in "$ITRACE_TOP"/tests/transparency/progs/*.c; do
 		-I "$ITRACE_TOP/tests/transparency" -o "$b/tt/$p" "$c"
 	progs+=(--prog "$b/tt/$p")
 done
+# the traced-program fuzzer, outside tt/: tt-run gives it a seed
+run tt_fuzz $TARGET_CC -static -O1 -g -pthread -Wall -Wextra -Werror \
+	-I "$ITRACE_TOP/tests/transparency" -o "$b/tt_fuzz" \
+	"$ITRACE_TOP/tests/transparency/fuzz/tt_fuzz.c"
+progs+=(--prog "$b/tt_fuzz")
 cp "$ITRACE_TOP/tests/transparency/tt-run.sh" "$b/tt/tt-run"
 cp "$ITRACE_TOP/tests/transparency/exceptions" "$b/tt/tt-exceptions"
 progs+=(--prog "$b/tt/tt-run" --prog "$b/tt/tt-exceptions")

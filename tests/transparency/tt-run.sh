@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# tt-run [-t SECS] [-x EXCEPTIONS] PROG...: the transparency suite's guest half (busybox
-# sh, in the test VM, module loaded). Each program runs untraced, then
+# tt-run [-t SECS] [-x EXCEPTIONS] [-a ARGS] PROG...: the transparency
+# suite's guest half (busybox sh, in the test VM, module loaded), with
+# ARGS as every program's arguments. Each program runs untraced, then
 # once per mode armed by name from its exec on (`on comm NAME OPTIONS`
 # through debugfs), and each traced run must end exactly as the untraced
 # one: the same stdout and stderr bytes, the same exit status (a death
@@ -18,10 +19,12 @@
 ctl=/sys/kernel/debug/itrace/control
 secs=30
 exc=/dev/null
+args=
 while [ $# -ge 2 ]; do
 	case $1 in
 	-t) secs=$2 ;;
 	-x) exc=$2 ;;
+	-a) args=$2 ;;
 	*) break ;;
 	esac
 	shift 2
@@ -37,9 +40,10 @@ excepted() {
 }
 modes="insn|block|insn func tt_body|insn threads follow follow-exec"
 
-# run PROG OUT: the program's output and end, in OUT
+# run PROG OUT: the program's output and end, in OUT (ARGS its arguments)
 run() {
-	timeout -s KILL "$secs" "$1" >"$2" 2>&1
+	# shellcheck disable=SC2086 # ARGS are words
+	timeout -s KILL "$secs" "$1" $args >"$2" 2>&1
 	echo "end $?" >>"$2"
 }
 
