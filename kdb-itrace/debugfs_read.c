@@ -5,8 +5,12 @@
  * meanwhile, and a reader may take its time), and stream, every
  * record logged after open(), as it comes. Readers poll: the trap path
  * runs with IRQs off and must not wake anyone, so a blocked stream
- * reader looks for new records every STREAM_POLL_MS.
+ * reader looks for new records every STREAM_POLL_MS. Each open log
+ * holds its copy until it is closed: at most LOG_COPIES at once.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/fs.h>
@@ -19,6 +23,15 @@
 #include "format.h"
 
 #define STREAM_POLL_MS	100
+
+/*
+ * Opens of `log` at once. Each copies every ring's records (up to
+ * log_records x 32 bytes for each CPU that logged: the log's own size),
+ * so without a bound a few readers could pin any multiple of the log;
+ * one open past this fails with EBUSY until one is closed.
+ */
+#define LOG_COPIES	4
+static atomic_t log_copies = ATOMIC_INIT(0);
 
 struct rd_file {
 	struct mutex lock;		/* the fields below */
@@ -36,9 +49,14 @@ static int rd_open(struct inode *inode, struct file *file, bool stream)
 
 	if (ret)
 		return ret;
+	if (!stream && !atomic_add_unless(&log_copies, 1, LOG_COPIES)) {
+		pr_info_ratelimited("log: %d opens hold copies of the log already: EBUSY until one is closed\n",
+				    LOG_COPIES);
+		return -EBUSY;
+	}
 	rf = kzalloc(sizeof(*rf), GFP_KERNEL);
 	if (!rf)
-		return -ENOMEM;
+		goto nomem;
 	mutex_init(&rf->lock);
 	if (stream)
 		rf->tail = itrace_tail_alloc();
@@ -46,7 +64,7 @@ static int rd_open(struct inode *inode, struct file *file, bool stream)
 		rf->merge = itrace_merge_alloc();
 	if (!rf->tail && !rf->merge) {
 		kfree(rf);
-		return -ENOMEM;
+		goto nomem;
 	}
 	if (stream) {
 		itrace_tail_start(rf->tail);
@@ -56,18 +74,24 @@ static int rd_open(struct inode *inode, struct file *file, bool stream)
 		if (itrace_merge_copy(rf->merge, last)) {
 			itrace_merge_free(rf->merge);
 			kfree(rf);
-			return -ENOMEM;
+			goto nomem;
 		}
 		itrace_merge_start(rf->merge, 0, last);
 	}
 	file->private_data = rf;
 	return stream_open(inode, file);
+nomem:
+	if (!stream)
+		atomic_dec(&log_copies);
+	return -ENOMEM;
 }
 
 static int rd_release(struct inode *inode, struct file *file)
 {
 	struct rd_file *rf = file->private_data;
 
+	if (rf->merge)
+		atomic_dec(&log_copies);
 	itrace_merge_free(rf->merge);
 	itrace_tail_free(rf->tail);
 	kfree(rf);

@@ -6,21 +6,18 @@
  */
 #include "format.h"
 #include "kind.h"
+#include "out.h"
 
 /*
- * Copy at most @max bytes of @s, up to its NUL, into @out (max + 1
- * bytes). A mapping name is a file name: any bytes but '/' and NUL, and
- * a symbol name comes from the file too. Printed as they are, a newline
- * or an escape sequence in one would split the log line or drive the
- * console, so anything but printable ASCII shows as '?'.
+ * A mapping name is a file name: any bytes but '/' and NUL, and a symbol
+ * name comes from the file too. Printed as they are, a newline or an
+ * escape sequence in one would split the log line or drive the console:
+ * they go through itrace_name() (out.h), as every name printed, and
+ * anything but printable ASCII shows as '?'. @out has max + 1 bytes.
  */
 static void clean(char *out, const char *s, size_t max)
 {
-	size_t i;
-
-	for (i = 0; i < max && s[i]; i++)
-		out[i] = s[i] < ' ' || s[i] > '~' ? '?' : s[i];
-	out[i] = '\0';
+	itrace_name(out, max + 1, s, max, ITRACE_NAME_QMARK);
 }
 
 /*

@@ -40,10 +40,29 @@
 #include <linux/uaccess.h>
 #include "image.h"
 
+/*
+ * A table is one kvmalloc(), up to the whole budget, and kvmalloc()
+ * refuses (with a warning) more than INT_MAX bytes: a larger sym_kb is
+ * refused, at load ("`N' invalid for parameter `sym_kb'": the load
+ * fails) and in sysfs (EINVAL).
+ */
+#define SYM_KB_MAX	(INT_MAX / 1024)
+
+static int sym_kb_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 0, SYM_KB_MAX);
+}
+
+static const struct kernel_param_ops sym_kb_ops = {
+	.set = sym_kb_set,
+	.get = param_get_uint,
+};
+
 static unsigned int sym_kb = 16384;
-module_param(sym_kb, uint, 0644);
+module_param_cb(sym_kb, &sym_kb_ops, &sym_kb, 0644);
+__MODULE_PARM_TYPE(sym_kb, "uint");
 MODULE_PARM_DESC(sym_kb,
-		 "memory for the symbol tables of traced images, in KiB, all images together (default 16384; 0: no symbols); read at each load");
+		 "memory for the symbol tables of traced images, in KiB, all images together (default 16384, at most 2097151; 0: no symbols); read at each load");
 
 /* Images at once: 16 mappings a task, shared between tasks. */
 #define ITRACE_IMAGES		64
@@ -564,8 +583,12 @@ static const char *const source_names[] = {
 static void image_line(struct itrace_out *out, const struct itrace_image *img)
 {
 	const struct itrace_symtab *t = &img->tab;
+	char name[sizeof(img->name)];
 
-	outf(out, "itrace: syms %s: ", img->name);
+	/* a file's name: any bytes (out.h) */
+	itrace_name(name, sizeof(name), img->name, sizeof(name) - 1,
+		    ITRACE_NAME_QMARK);
+	outf(out, "itrace: syms %s: ", name);
 	if (img->err == -ENOSPC) {
 		outf(out, "not loaded: sym_kb=%u is used up\n", READ_ONCE(sym_kb));
 	} else if (img->err == -ENOMEM) {

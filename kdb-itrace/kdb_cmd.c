@@ -45,13 +45,16 @@ static int itshow_kdb(int argc, const char **argv)
 		"status", "log", "calls", "stack", "help",
 	};
 	const char *sub = argc ? argv[1] : "status";
+	char word[32];
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(shown); i++)
 		if (!strcmp(sub, shown[i]))
 			return run(argc, argv + 1);
+	/* a word quoted as typed: '?' for what is not printable (out.h) */
 	kdb_printf("itshow: status, log, calls, stack or help; '%s' is for itrace (itshow help)\n",
-		   sub);
+		   itrace_name(word, sizeof(word), sub, sizeof(word) - 1,
+			       ITRACE_NAME_QMARK));
 	return 0;
 }
 

@@ -17,13 +17,14 @@ need_pkgs clang-14 libclang-rt-14-dev llvm-14
 # The sources of each target after its fuzz_<target>.c.
 sources() {
 	case $1 in
-	parse)		echo kdb-itrace/parse.c kdb-itrace/kind.c ;;
+	parse)		echo kdb-itrace/parse.c kdb-itrace/kind.c kdb-itrace/out.c ;;
 	x86_decode)	echo arch/x86/insn_decode.c ;;
 	ppc_class)	echo arch/powerpc/insn_class.c ;;
 	ring)		echo kdb-itrace/ring.c ;;
-	format)		echo kdb-itrace/format.c kdb-itrace/symmap.c kdb-itrace/kind.c kdb-itrace/elfsym.c kdb-itrace/parse.c ;;
+	format)		echo kdb-itrace/format.c kdb-itrace/symmap.c kdb-itrace/kind.c kdb-itrace/elfsym.c kdb-itrace/parse.c \
+			kdb-itrace/out.c ;;
 	elfsym)		echo kdb-itrace/elfsym.c ;;
-	cond)		echo kdb-itrace/cond.c ;;
+	cond)		echo kdb-itrace/cond.c kdb-itrace/out.c ;;
 	capfile)	echo -D_GNU_SOURCE tools/itrace-dump/capfile.c tools/itrace-dump/obuf.c \
 			tools/itrace-dump/script.c tools/itrace-dump/tree.c \
 			kdb-itrace/calls.c kdb-itrace/kind.c ;;

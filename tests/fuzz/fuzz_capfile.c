@@ -7,7 +7,8 @@
  * in an exactly-sized heap block (one byte more for the reader's NUL).
  * Checked: a refused input gets one line naming the file and a line
  * number; an accepted one has its records in increasing seq, its takes
- * sorted, every map inside a take of its pid with an absolute path, and
+ * sorted, every map inside a take of its pid with an absolute path
+ * (unescaped too: exactly-sized, never longer), and
  * capture_rec_take() agreeing with capture_take() for every record;
  * every view then runs to the end without a report.
  */
@@ -61,6 +62,15 @@ static void check_ok(struct capture *c)
 			FUZZ_ASSERT(t[-1].pid < t->pid ||
 				    (t[-1].pid == t->pid && t[-1].seq <= t->seq));
 		for (j = 0; j < t->nr_maps; j++) {
+			size_t n = strlen(t->maps[j].path);
+			char *raw = malloc(n + 1);
+
+			/* the bytes back: never longer, the slash kept */
+			if (raw) {
+				capture_unescape(raw, t->maps[j].path);
+				FUZZ_ASSERT(strlen(raw) <= n && raw[0] == '/');
+				free(raw);
+			}
 			FUZZ_ASSERT(t->maps[j].path[0] == '/');
 			FUZZ_ASSERT(t->maps[j].start < t->maps[j].end);
 			FUZZ_ASSERT(!j || t->maps[j].start >= t->maps[j - 1].end);

@@ -33,17 +33,18 @@ unit() { # unit NAME SOURCES...: build and run one test binary
 	fi
 }
 
-unit test_parse "$top/tests/host/test_parse.c" "$core/parse.c" "$core/kind.c"
+unit test_parse "$top/tests/host/test_parse.c" "$core/parse.c" "$core/kind.c" \
+	"$core/out.c"
 unit test_cond "$top/tests/host/test_cond.c" "$core/cond.c" "$core/parse.c" \
-	"$core/kind.c"
+	"$core/kind.c" "$core/out.c"
 unit test_ring "$top/tests/host/test_ring.c" "$core/ring.c"
 unit test_format "$top/tests/host/test_format.c" "$core/format.c" "$core/kind.c" \
-	"$core/parse.c" \
+	"$core/parse.c" "$core/out.c" \
 	"$core/symmap.c" "$core/elfsym.c"
 unit test_out "$top/tests/host/test_out.c" "$core/out.c"
 unit test_calls "$top/tests/host/test_calls.c" "$core/calls.c"
 unit test_xmon_words "$top/tests/host/test_xmon_words.c" "$core/xmon_words.c" \
-	"$core/parse.c" "$core/kind.c"
+	"$core/parse.c" "$core/kind.c" "$core/out.c"
 # The decoder tests print summaries; turn them into PASS/FAIL lines.
 summaries() {
 	awk '

@@ -13,7 +13,10 @@ Then inlined frames: a program built here at -O2 with two levels of
 always_inline functions in work(); a capture with a record at each of
 work()'s instructions (objdump), read with -F +srcline, must name each
 address work+OFF (nm) and give the chain of places addr2line -i gives:
-"FILE:LINE inlined into CALLER at FILE:LINE ...".
+"FILE:LINE inlined into CALLER at FILE:LINE ...". Then the same program
+under a name with a newline, ESC and a backslash, and a comm with them:
+escaped in the capture as kdb-itrace writes them, the file found and
+named, the names printed escaped.
 
 Prints PASS/FAIL lines; exit status 1 on any FAIL.
 
@@ -188,6 +191,56 @@ def check_inlines(tool, tmp):
               'gives (%d inside inlined functions)' % (len(addrs), chained))
 
 
+def escape(name):
+    """The maps file's escape (docs/CAPTURE.md), as kdb-itrace writes it."""
+    return ''.join(chr(b) if 0x20 <= b <= 0x7e and b != 0x5c else
+                   '\\%03o' % b for b in name)
+
+
+def check_escapes(tool, tmp):
+    """A file whose name holds a newline, ESC and a backslash, mapped by a
+    task whose comm holds them too: the capture has both escaped (one
+    line each); itrace-dump opens the file the escaped path names and
+    prints the names escaped, never a control byte."""
+    import shutil
+    import re
+    prog = os.path.join(tmp, 'inl')
+    odd = os.path.join(tmp, 'o\nd\x1b[31md\\012.so').encode()
+    shutil.copy(prog, odd)
+    work = int(next(l.split()[0] for l in out_of('nm', prog).splitlines()
+                    if l.endswith(' T work')), 16)
+    bid = re.search(r'Build ID: (\S+)', out_of('readelf', '-n', prog)).group(1)
+    base = 0x400000
+    comm = escape(b'tp\nx\x1b[31m')
+    cap = os.path.join(tmp, 'odd.capture')
+    with open(cap, 'w') as f:
+        f.write(HEAD + 'task 5 tgid 5 seq 0 comm %s\n' % comm)
+        f.write('map 5 %x-%x r-xp 00000000 %s %s\n' % (
+            base, base + 0x10000, bid, escape(odd)))
+        f.write('1 0 5 call 0x%x 0x%x\n' % (base + work, base + work))
+        f.write('end records 1 lost 0\n')
+    rc, out, err = run(tool, ['script', cap])
+    want = ' work+0x0 (%s)' % escape(odd)
+    text = out.decode('latin-1')
+    if rc or err or want not in text or comm not in text or \
+            any(c < 0x20 and c != 0x0a for c in out) or \
+            len(text.splitlines()) != 1:
+        fail('escaped names: exit %d, stderr %r, stdout %r; want %r and %r' %
+             (rc, err, text, want, comm))
+    else:
+        print('PASS dump: a file named with a newline, ESC and a backslash '
+              '(escaped in the capture) is opened and named: %s' % want.strip())
+    for view in ('calls', 'chrome', 'folded'):
+        rc, out, err = run(tool, [view, cap])
+        if rc or err or any(c < 0x20 and c != 0x0a for c in out):
+            fail('escaped names: %s: exit %d, stderr %r, stdout %r' %
+                 (view, rc, err, out))
+            break
+    else:
+        print('PASS dump: calls, chrome and folded of that capture: exit 0, '
+              'no control byte')
+
+
 def main():
     tool, good = sys.argv[1:]
     with tempfile.TemporaryDirectory() as tmp:
@@ -235,6 +288,7 @@ def main():
               'exit 0, each missing file named, addresses raw')
     with tempfile.TemporaryDirectory() as tmp:
         check_inlines(tool, tmp)
+        check_escapes(tool, tmp)
     return 1 if FAILED else 0
 
 

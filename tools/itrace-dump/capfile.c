@@ -195,6 +195,26 @@ static int parse_record(struct pstate *p, const char *s, const char *end)
 	return 0;
 }
 
+/*
+ * \ooo back to its byte; a backslash that starts no such escape (none
+ * does in what kdb-itrace writes) is kept as it is.
+ */
+void capture_unescape(char *out, const char *s)
+{
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7' &&
+		    (s[1] != '0' || s[2] != '0' || s[3] != '0')) {
+			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
+					(s[3] - '0'));
+			s += 4;
+		} else {
+			*out++ = *s++;
+		}
+	}
+	*out = '\0';
+}
+
 /* task PID tgid TGID seq SEQ comm NAME */
 static int parse_task(struct pstate *p, char *s)
 {

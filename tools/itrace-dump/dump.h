@@ -70,6 +70,13 @@ void capture_free(struct capture *c);
 struct take *capture_take(const struct capture *c, uint32_t pid,
 			  uint64_t seq);
 struct take *capture_rec_take(struct capture *c, const struct rec *r);
+/*
+ * A name of a task or map line (docs/CAPTURE.md: a byte outside printable
+ * ASCII, or a backslash, as \ooo) with its bytes back, into @out (at
+ * least strlen(@s) + 1 bytes). The names stay escaped everywhere else:
+ * they are printed, and handed to libdwfl in /proc/PID/maps lines.
+ */
+void capture_unescape(char *out, const char *s);
 
 /* sym.c: names of addresses, cached */
 struct sym {

@@ -103,12 +103,17 @@ static bool same_build_id(Elf *elf, const char *want)
 	return !strcmp(hex, want);
 }
 
-/* libdwfl's find_elf: the mapping's path under --symfs, if unchanged */
+/*
+ * libdwfl's find_elf: the mapping's path under --symfs, if unchanged.
+ * @modname is the path as the capture has it, escaped; the file opened
+ * is the one it names (messages keep the escaped form).
+ */
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 		    Dwarf_Addr base, char **file_name, Elf **elfp)
 {
 	const char *want = capture_build_id(modname);
-	char path[4096];
+	const char *symfs = opts->symfs ? opts->symfs : "";
+	char path[4096], file[4096], name[4096];
 	Elf *elf;
 	int fd;
 
@@ -116,10 +121,12 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 	(void)userdata;
 	(void)base;
 	*elfp = NULL;
-	if (snprintf(path, sizeof(path), "%s%s", opts->symfs ? opts->symfs : "",
-		     modname) >= (int)sizeof(path))
+	if (strlen(modname) >= sizeof(name) ||
+	    snprintf(path, sizeof(path), "%s%s", symfs, modname) >= (int)sizeof(path))
 		return -1;
-	fd = open(path, O_RDONLY);
+	capture_unescape(name, modname);
+	snprintf(file, sizeof(file), "%s%s", symfs, name);
+	fd = open(file, O_RDONLY);
 	if (fd < 0) {
 		warn_once(path, "not found");
 		return -1;
@@ -133,7 +140,7 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 		warn_once(path, "build-id differs from the capture's (changed since?)");
 		goto fail;
 	}
-	*file_name = strdup(path);
+	*file_name = strdup(file);
 	*elfp = elf;
 	return fd;
 fail:
