@@ -233,6 +233,15 @@ void itrace_arch_signal(struct itrace_slot *s, const struct k_sigaction *ka)
 	struct itrace_arch_slot *a = &s->arch;
 
 	lockdep_assert_irqs_disabled();
+	if (unlikely(a->sigret) && regs->ip != a->sigret_ip) {
+		/*
+		 * The sigreturn ran and unblocked a pending signal, which is
+		 * delivered before the trap after the sigreturn could come:
+		 * this is that trap's moment (the frame's TF is in regs).
+		 */
+		a->utf = a->sigret_tf;
+		sigret_unpin(a);
+	}
 	if (ka->sa.sa_handler == SIG_DFL || ka->sa.sa_handler == SIG_IGN ||
 	    test_thread_flag(TIF_SINGLESTEP))
 		return;

@@ -9,8 +9,8 @@
 # by signal N shows as 128+N). After each traced run `off comm` must
 # leave no slot of the program behind. One line per program:
 #   TT-SAME name runs            every run the same
-#   TT-DIFF name mode: what      the first difference, then the two
-#                                outputs as "TT-  untraced|" / "TT-  traced|"
+#   TT-DIFF name mode: what      the first difference, then the lines
+#                                that differ as "TT-  untraced|" / "TT-  traced|"
 #   TT-HANG name mode            killed after SECS (untraced it ended)
 #   TT-EXC name mode: reason     a difference EXCEPTIONS accepts for this
 #                                arch and mode (tests/transparency/exceptions)
@@ -45,11 +45,6 @@ run() {
 	# shellcheck disable=SC2086 # ARGS are words
 	timeout -s KILL "$secs" "$1" $args >"$2" 2>&1
 	echo "end $?" >>"$2"
-}
-
-# show FILE TAG: the output, each line tagged (for the test's log)
-show() {
-	sed "s/^/TT-  $2|/" "$1" | head -20
 }
 
 ndiff=0
@@ -97,8 +92,8 @@ for p in "$@"; do
 	IFS=' '
 	if [ -n "$bad" ]; then
 		echo "TT-DIFF $name $bad"
-		show /tmp/tt.ref untraced
-		show /tmp/tt.out traced
+		diff /tmp/tt.ref /tmp/tt.out | grep '^[-+]' | head -16 |
+			sed 's/^-/TT-  untraced|/;s/^+/TT-  traced|/'
 		ndiff=$((ndiff + 1))
 	else
 		echo "TT-SAME $name $n"
