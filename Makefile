@@ -24,6 +24,10 @@
 #   make bench           timings: host per-record cost, then per arch
 #                        untraced / ptrace / itrace in one VM boot
 #                        (docs/BENCH.md; never part of make check)
+#   make fuzz-traced     the traced-program fuzzer (tests/transparency/
+#                        fuzz) in the test VM over many seeds:
+#                        ITRACE_TT_SEEDS (default 1..200), untraced and
+#                        traced in every mode each; ARCH=ppc64le as for vm
 #   make fuzz            libFuzzer runs of the parser, decoders, ring,
 #                        formatter, ELF reader and condition compiler
 #                        (ITRACE_FUZZ_SECS=60: 4.5 minutes)
@@ -63,7 +67,7 @@ endif
 
 ITRACE_FUZZ_SECS ?= 60
 
-.PHONY: all module tools install dkms-install dkms-remove vm check check-debug check-host check-vm bench fuzz checkpatch sparse clean
+.PHONY: all module tools install dkms-install dkms-remove vm check check-debug check-host check-vm bench fuzz fuzz-traced checkpatch sparse clean
 
 all: module tools
 
@@ -112,6 +116,10 @@ bench:
 
 fuzz:
 	@ITRACE_FUZZ_SECS=$(ITRACE_FUZZ_SECS) tests/run-all.sh fuzz
+
+fuzz-traced:
+	@ITRACE_TT_PROGS=none ITRACE_TT_SEEDS="$${ITRACE_TT_SEEDS:-$$(seq -s ' ' 1 200)}" \
+		tests/vm/run.sh transparency
 
 checkpatch:
 	@tests/checkpatch.sh

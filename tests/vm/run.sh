@@ -219,19 +219,26 @@ tt_share() {
 		thr_exec proc_vfork dbg_setregs" ;;
 	esac
 }
+# ITRACE_TT_PROGS ("none": no program) and ITRACE_TT_SEEDS override the
+# programs and the seeds (make fuzz-traced).
 if want transparency; then
-	if [ "$ITRACE_KVARIANT" = debug ]; then
+	if [ -n "${ITRACE_TT_PROGS:-}" ]; then
+		tt=${ITRACE_TT_PROGS/#none/}
+	elif [ "$ITRACE_KVARIANT" = debug ]; then
 		tt=$(tt_share)
 	else
 		tt=$(cd "$b/tt" && ls | grep -v '^tt-' | sort)
 	fi
 	seeds=
-	if [ "$ITRACE_KVER" = 6.1 ] && [ "$ITRACE_KVARIANT" != debug ]; then
+	if [ -n "${ITRACE_TT_SEEDS:-}" ]; then
+		seeds=$ITRACE_TT_SEEDS
+	elif [ "$ITRACE_KVER" = 6.1 ] && [ "$ITRACE_KVARIANT" != debug ]; then
 		seeds=$(grep -v '^#' "$top/tests/transparency/fuzz/seeds" | tr '\n' ' ')
 	fi
-	# a longer boot than the others' 300 s: ppc64le's suite takes ~150 s
+	# longer than the others' 300 s: ppc64le's suite alone takes ~150 s
+	n=$(echo $seeds | wc -w)
 	# shellcheck disable=SC2086 # one argument per program
-	ITRACE_TIMEOUT=$((900 * ITRACE_TIME_SCALE)) \
+	ITRACE_TIMEOUT=$(((900 + 60 * n) * ITRACE_TIME_SCALE)) \
 		vmtest transparency --seeds "$seeds" $tt
 fi
 want follow && vmtest follow "$b/tp_follow"
