@@ -111,12 +111,14 @@ void itrace_arch_disarm_current(struct itrace_slot *s);
 void itrace_arch_disarm_stopped(struct itrace_slot *s);
 
 /*
- * signal_deliver for current's slot @s, before the signal frame is
- * built (siglock held, IRQs off): no frame may keep a step bit of ours
- * (a child forked in the handler, or sigreturn after an unload, would
- * trap on it).
+ * signal_deliver for current's slot @s, a handler's frame about to be
+ * built (siglock held, IRQs off): take our step bits out of what the
+ * frame saves (a child forked in the handler, or sigreturn after an
+ * unload, would trap on them; a handler reading its context would see
+ * them). Returns whether any was set; the core then resumes stepping in
+ * the handler or finishes an `off`.
  */
-void itrace_arch_signal(struct itrace_slot *s, const struct k_sigaction *ka);
+bool itrace_arch_signal(struct itrace_slot *s);
 
 /* Process context: the slot's task is gone, execs, or we unload. */
 void itrace_arch_slot_release(struct itrace_slot *s);

@@ -17,6 +17,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/sched/task_stack.h>
 #include <linux/stop_machine.h>
 #include <linux/tracepoint.h>
 #include "itrace.h"
@@ -314,14 +315,31 @@ static void probe_exit(void *data, struct task_struct *p)
 	itrace_slot_release_all(p, NULL);
 }
 
-/* As current, before a signal frame is built (siglock held). */
+/*
+ * As current, before a signal frame is built (siglock held, IRQs off).
+ * The frame keeps no step bit of ours; stepping resumes in the handler
+ * once its frame is built (the re-arm work, as after a uprobe). No bit
+ * of ours set: an `off` that came while uprobes held them, its step out
+ * of line aborted by this signal, has no trap or work left to finish
+ * it. A debugger's stepping (and the default actions) is left alone.
+ */
 static void probe_signal(void *data, int sig, struct kernel_siginfo *info,
 			 struct k_sigaction *ka)
 {
 	struct itrace_slot *s = itrace_slot_of(current);
 
-	if (s)
-		itrace_arch_signal(s, ka);
+	if (!s || ka->sa.sa_handler == SIG_DFL || ka->sa.sa_handler == SIG_IGN ||
+	    itrace_arch_foreign_stepping())
+		return;
+	if (!itrace_arch_signal(s)) {
+		if (!READ_ONCE(s->rearm_queued))
+			itrace_state_stopped(&s->state);
+	} else if (itrace_state(&s->state) == ITRACE_ARMED &&
+		   !READ_ONCE(itrace_shutdown)) {
+		itrace_rearm_after(s, instruction_pointer(current_pt_regs()));
+	} else {
+		itrace_state_stopped(&s->state);
+	}
 }
 
 /*

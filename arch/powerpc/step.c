@@ -151,31 +151,20 @@ void itrace_arch_disarm_stopped(struct itrace_slot *s)
 }
 
 /*
- * signal_deliver, before the frame is built: the frame saves the MSR,
- * and a handler that reads its context must not find our SE/BE there.
- * ppc's sigreturn restores only MSR_LE from the frame, so nothing of
- * ours could come back from it; stepping resumes in the handler once
- * its frame is built (the re-arm work, as after a uprobe).
+ * signal_deliver, before a handler's frame is built: the frame saves the
+ * MSR, and a handler that reads its context must not find our SE/BE
+ * there. (ppc's sigreturn restores only MSR_LE from the frame: nothing
+ * of ours could come back from it.)
  */
-void itrace_arch_signal(struct itrace_slot *s, const struct k_sigaction *ka)
+bool itrace_arch_signal(struct itrace_slot *s)
 {
 	struct pt_regs *regs = current_pt_regs();
 
 	lockdep_assert_irqs_disabled();
-	if (ka->sa.sa_handler == SIG_DFL || ka->sa.sa_handler == SIG_IGN ||
-	    test_thread_flag(TIF_SINGLESTEP))
-		return;
-	if (!(regs->msr & (MSR_SE | MSR_BE))) {
-		/* an `off` while uprobes held our bits: nothing will finish it */
-		if (!READ_ONCE(s->rearm_queued))
-			itrace_state_stopped(&s->state);
-		return;
-	}
+	if (!(regs->msr & (MSR_SE | MSR_BE)))
+		return false;
 	itrace_ppc_clear_trace(regs);
-	if (itrace_state(&s->state) == ITRACE_ARMED && !READ_ONCE(itrace_shutdown))
-		itrace_rearm_after(s, regs->nip);
-	else
-		itrace_state_stopped(&s->state);	/* no bit of ours is left */
+	return true;
 }
 
 void itrace_arch_slot_release(struct itrace_slot *s)

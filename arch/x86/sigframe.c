@@ -146,7 +146,7 @@ void itrace_x86_sigret_check(struct itrace_slot *s, struct pt_regs *regs)
 	struct itrace_arch_slot *a = &s->arch;
 	unsigned int size;
 
-	if (likely(!sigret_flags_at(regs, &size)) || !at_syscall(regs, regs->ip))
+	if (!sigret_flags_at(regs, &size) || !at_syscall(regs, regs->ip))
 		return;
 	a->sigret_ip = regs->ip;
 	a->soft = true;
@@ -222,12 +222,11 @@ bool itrace_x86_utf_slow(struct itrace_slot *s, struct pt_regs *regs,
 }
 
 /*
- * signal_deliver, before the frame is built: the frame saves the
- * program's TF, not ours, and the handler starts with none of its own.
- * Stepping resumes in the handler once its frame is built (the re-arm
- * work; handle_signal() clears TF).
+ * signal_deliver, before a handler's frame is built: the frame saves the
+ * program's TF, not ours, and the handler starts with none of its own
+ * (handle_signal() clears TF).
  */
-void itrace_arch_signal(struct itrace_slot *s, const struct k_sigaction *ka)
+bool itrace_arch_signal(struct itrace_slot *s)
 {
 	struct pt_regs *regs = current_pt_regs();
 	struct itrace_arch_slot *a = &s->arch;
@@ -242,31 +241,12 @@ void itrace_arch_signal(struct itrace_slot *s, const struct k_sigaction *ka)
 		a->utf = a->sigret_tf;
 		sigret_unpin(a);
 	}
-	if (ka->sa.sa_handler == SIG_DFL || ka->sa.sa_handler == SIG_IGN ||
-	    test_thread_flag(TIF_SINGLESTEP))
-		return;
-	if (!a->tf) {
-		/*
-		 * An `off` that came while uprobes held our bits, its step
-		 * out of line aborted by this signal: no trap or work of
-		 * ours will come to finish it.
-		 */
-		if (!READ_ONCE(s->rearm_queued))
-			itrace_state_stopped(&s->state);
-		return;
-	}
-	if (!a->utf)
-		regs->flags &= ~X86_EFLAGS_TF;
+	if (!a->tf)
+		return false;
+	itrace_x86_drop_tf(s, regs);	/* the program's TF stays */
 	a->utf = false;
-	a->tf = false;
 	a->soft = true;
-	if (test_thread_flag(TIF_BLOCKSTEP))
-		itrace_x86_set_btf(false);
-	a->btf = false;
-	if (itrace_state(&s->state) == ITRACE_ARMED && !READ_ONCE(itrace_shutdown))
-		itrace_rearm_after(s, regs->ip);
-	else
-		itrace_state_stopped(&s->state);	/* no bit of ours is left */
+	return true;
 }
 
 bool itrace_arch_slot_busy(const struct itrace_arch_slot *a)

@@ -52,6 +52,16 @@ bool itrace_x86_use_btf(void)
 	return btf_ok && !READ_ONCE(itrace_x86_btf_broken);
 }
 
+/*
+ * Block mode steps by hardware BTF unless the program's own TF is in
+ * play (sigframe.c: pushf, popf and sigreturn must be seen one by one).
+ */
+bool itrace_x86_want_btf(const struct itrace_slot *s)
+{
+	return s->mode == ITRACE_MODE_BLOCK && !s->arch.soft &&
+	       !s->arch.utf && itrace_x86_use_btf();
+}
+
 const char *itrace_arch_block_impl(void)
 {
 	if (!btf_ok)
@@ -141,8 +151,7 @@ void itrace_x86_arm(struct itrace_slot *s)
 	s->arch.line = false;
 	if (test_thread_flag(TIF_SINGLESTEP))
 		share_with_ptrace();
-	s->arch.btf = s->mode == ITRACE_MODE_BLOCK && !s->arch.soft &&
-		      !s->arch.utf && itrace_x86_use_btf() &&
+	s->arch.btf = itrace_x86_want_btf(s) &&
 		      !test_thread_flag(TIF_SINGLESTEP);
 	if (s->arch.btf)
 		itrace_x86_set_btf(true);

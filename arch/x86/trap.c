@@ -364,8 +364,7 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 		/* the #DB cleared BTF and TIF_BLOCKSTEP: set them again */
 		regs->flags |= X86_EFLAGS_TF;
 		s->arch.tf = true;
-		s->arch.btf = s->mode == ITRACE_MODE_BLOCK && !s->arch.soft &&
-			      !s->arch.utf && itrace_x86_use_btf();
+		s->arch.btf = itrace_x86_want_btf(s);
 		if (s->arch.btf)
 			itrace_x86_set_btf(true);
 		sigret_check(s, regs);

@@ -9,9 +9,10 @@
 extern bool itrace_x86_btf_broken;
 extern atomic_long_t itrace_x86_lost_dr6;
 bool itrace_x86_use_btf(void);
+struct itrace_slot;
+bool itrace_x86_want_btf(const struct itrace_slot *s);
 void itrace_x86_set_btf(bool on);
 
-struct itrace_slot;
 struct itrace_x86_insn;
 struct pt_regs;
 int itrace_x86_fetch_init(void);
