@@ -54,6 +54,80 @@ static inline __attribute__((format(printf, 1, 2))) void tt_say(const char *fmt,
 						  __LINE__, #call, strerror(errno)); \
 			   __r; })
 
+/*
+ * What programs of both arches share beyond output: the interrupted ip
+ * in a signal handler's ucontext, the arch's trap instruction and where
+ * its SIGTRAP leaves the ip, a handler installed in one call, a child's
+ * end in words, and a tiny function written into memory at run time.
+ */
+#include <signal.h>
+#include <stdint.h>
+#include <ucontext.h>
+#include <sys/wait.h>
+
+#if defined(__x86_64__)
+/* the ucontext's ip; TT_TRAP_SKIP: bytes from a trap's ip to go on */
+#define TT_UC_IP(uc)	((uc)->uc_mcontext.gregs[REG_RIP])
+#define TT_TRAP_INSN	"int3"
+#define TT_TRAP_SKIP	0	/* int3 reports the ip after it */
+#elif defined(__powerpc64__)
+#include <asm/ptrace.h>
+#define TT_UC_IP(uc)	((uc)->uc_mcontext.gp_regs[PT_NIP])
+#define TT_TRAP_INSN	".long 0x7fe00008"	/* tw 31,0,0 */
+#define TT_TRAP_SKIP	4	/* the trap word reports its own ip */
+#else
+#error "tt.h: x86_64 or powerpc64 only"
+#endif
+
+/* sigaction(@sig) to @fn (SA_SIGINFO | @flags, empty mask), or fail */
+static inline void tt_handle(int sig, void (*fn)(int, siginfo_t *, void *),
+			     int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = fn;
+	sa.sa_flags = SA_SIGINFO | flags;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, &sa, NULL))
+		tt_fail("sigaction(%d): %s", sig, strerror(errno));
+}
+
+/* "@who exited N" / "killed by signal N" / "stopped by signal N" */
+static inline void tt_say_end(const char *who, int status)
+{
+	if (WIFEXITED(status))
+		tt_say("%s exited %d\n", who, WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		tt_say("%s killed by signal %d\n", who, WTERMSIG(status));
+	else if (WIFSTOPPED(status))
+		tt_say("%s stopped by signal %d\n", who, WSTOPSIG(status));
+	else
+		tt_say("%s: status %#x\n", who, status);
+}
+
+/*
+ * Write at @p a function returning @imm (x86: mov $imm, %eax; ret;
+ * POWER: li r3, imm; blr: @imm within 16 bits) and make it visible to
+ * instruction fetch. Returns its length in bytes.
+ */
+static inline int tt_emit_ret(unsigned char *p, int imm)
+{
+#if defined(__x86_64__)
+	p[0] = 0xb8;
+	memcpy(p + 1, &imm, 4);
+	p[5] = 0xc3;
+	__builtin___clear_cache((char *)p, (char *)p + 6);
+	return 6;
+#else
+	uint32_t insn[2] = { 0x38600000u | (imm & 0xffff), 0x4e800020u };
+
+	memcpy(p, insn, sizeof(insn));
+	__builtin___clear_cache((char *)p, (char *)p + sizeof(insn));
+	return sizeof(insn);
+#endif
+}
+
 int tt_body(int argc, char **argv);
 
 /*
@@ -67,5 +141,14 @@ int main(int argc, char **argv)						\
 }									\
 __attribute__((noinline, used)) int tt_body(int argc __attribute__((unused)),	\
 					    char **argv __attribute__((unused)))
+
+/* A whole program that does not apply on this arch: one fixed line. */
+#define TT_SKIP_MAIN(why)						\
+TT_MAIN									\
+{									\
+	tt_say("skip: %s\n", why);					\
+	tt_ok();							\
+	return 0;							\
+}
 
 #endif /* _TT_H */

@@ -69,14 +69,11 @@
 #include <ucontext.h>
 
 #if defined(__x86_64__)
-#define IP(uc)		((uc)->uc_mcontext.gregs[REG_RIP])
 #define STEP_BITS	0x100UL		/* TF */
 #define CTX_BITS(uc)	((unsigned long)(uc)->uc_mcontext.gregs[REG_EFL])
 #define SEGV_LEN	2
 #define ILL_LEN		2
 #elif defined(__powerpc64__)
-#include <asm/ptrace.h>
-#define IP(uc)		((uc)->uc_mcontext.gp_regs[PT_NIP])
 #define STEP_BITS	0x600UL		/* MSR_SE | MSR_BE */
 #define CTX_BITS(uc)	((unsigned long)(uc)->uc_mcontext.gp_regs[PT_MSR])
 #define SEGV_LEN	4
@@ -84,6 +81,7 @@
 #else
 #error "tt_fuzz: x86_64 or powerpc64 only"
 #endif
+#define IP(uc)		TT_UC_IP(uc)
 
 #define DEFAULT_EVENTS	40
 #define MAX_EVENTS	100000
@@ -600,14 +598,14 @@ static void on_tp(int sig, siginfo_t *si, void *ctx)
 	 */
 	if (si->si_code != TRAP_BRKPT && si->si_code != SI_KERNEL)
 		tp_bad_code++;
-	IP(uc) += 4;
 #endif
+	IP(uc) += TT_TRAP_SKIP;
 }
 
 static __attribute__((noinline, noclone)) long bp(long v)
 {
 #if defined(__x86_64__)
-	asm volatile("int3\n"
+	asm volatile(TT_TRAP_INSN "\n"
 		     ".globl tt_fuzz_bp_where\n"
 		     "tt_fuzz_bp_where:\n\t"
 		     "add $1, %0"
@@ -615,7 +613,7 @@ static __attribute__((noinline, noclone)) long bp(long v)
 #elif defined(__powerpc64__)
 	asm volatile(".globl tt_fuzz_bp_where\n"
 		     "tt_fuzz_bp_where:\n\t"
-		     ".long 0x7fe00008\n\t"	/* tw 31,0,0 */
+		     TT_TRAP_INSN "\n\t"
 		     "addi %0, %0, 1"
 		     : "+b"(v) : : "memory");
 #endif
@@ -810,24 +808,6 @@ static void ev_atom(struct rng *r, const char *tag)
 
 typedef int (*fn_t)(void);
 
-static void emit(unsigned char *p, int imm)
-{
-#if defined(__x86_64__)
-	p[0] = 0xb8;				/* mov $imm32, %eax */
-	memcpy(p + 1, &imm, 4);
-	p[5] = 0xc3;				/* ret */
-	__builtin___clear_cache((char *)p, (char *)p + 6);
-#elif defined(__powerpc64__)
-	uint32_t insn[2] = {
-		0x38600000u | (imm & 0xffff),	/* li r3, imm */
-		0x4e800020u,			/* blr */
-	};
-
-	memcpy(p, insn, sizeof(insn));
-	__builtin___clear_cache((char *)p, (char *)p + sizeof(insn));
-#endif
-}
-
 static void ev_smc(struct rng *r, const char *tag)
 {
 	int imm[2], got[2], i;
@@ -842,7 +822,7 @@ static void ev_smc(struct rng *r, const char *tag)
 	tt_check(page != MAP_FAILED);
 	fn = (fn_t)(uintptr_t)page;
 	for (i = 0; i < 2; i++) {
-		emit(page, imm[i]);
+		tt_emit_ret(page, imm[i]);
 		tt_sys(mprotect(page, pg, PROT_READ | PROT_EXEC));
 		got[i] = fn();
 		tt_sys(mprotect(page, pg, PROT_READ | PROT_WRITE));

@@ -17,24 +17,6 @@
 
 typedef int (*fn_t)(void);
 
-static void emit(unsigned char *p, int imm)
-{
-#if defined(__x86_64__)
-	p[0] = 0xb8;				/* mov $imm32, %eax */
-	memcpy(p + 1, &imm, 4);
-	p[5] = 0xc3;				/* ret */
-	__builtin___clear_cache((char *)p, (char *)p + 6);
-#elif defined(__powerpc64__)
-	uint32_t insn[2] = {
-		0x38600000u | (imm & 0xffff),	/* li r3, imm */
-		0x4e800020u,			/* blr */
-	};
-
-	memcpy(p, insn, sizeof(insn));
-	__builtin___clear_cache((char *)p, (char *)p + sizeof(insn));
-#endif
-}
-
 TT_MAIN
 {
 	unsigned char *page;
@@ -47,12 +29,12 @@ TT_MAIN
 	tt_check(page != MAP_FAILED);
 	fn = (fn_t)(uintptr_t)page;
 	for (i = 0; i < 10; i++) {
-		emit(page, 100 + i);
+		tt_emit_ret(page, 100 + i);
 		v = fn();
 		if (v != 100 + i)
 			wrong++;
 		sum += v;
-		emit(page, 1000 + i);	/* same place, new immediate */
+		tt_emit_ret(page, 1000 + i);	/* same place, new immediate */
 		v = fn();
 		if (v != 1000 + i)
 			wrong++;

@@ -14,19 +14,15 @@
  * step that is reported with a wrong address.
  */
 #include "../tt.h"
-#include <signal.h>
-#include <ucontext.h>
 
 #if defined(__x86_64__)
-#define IP(uc)		((uc)->uc_mcontext.gregs[REG_RIP])
 #define SEGV_LEN	2
 #define ILL_LEN		2
 #elif defined(__powerpc64__)
-#include <asm/ptrace.h>
-#define IP(uc)		((uc)->uc_mcontext.gp_regs[PT_NIP])
 #define SEGV_LEN	4
 #define ILL_LEN		4
 #endif
+#define IP(uc)		TT_UC_IP(uc)
 
 static volatile int segvs, ills, bad_addr;
 
@@ -81,16 +77,11 @@ static long ill_once(long base)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	long sum_segv = 0, sum_ill = 0;
 	int i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_fault;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGSEGV, &sa, NULL));
-	tt_sys(sigaction(SIGILL, &sa, NULL));
+	tt_handle(SIGSEGV, on_fault, 0);
+	tt_handle(SIGILL, on_fault, 0);
 
 	for (i = 0; i < 10; i++) {
 		sum_segv += segv_once(0);

@@ -13,8 +13,6 @@
  * SIGILL at the 0xf1 instead, and says so; traced or not, the same.
  */
 #include "../tt.h"
-#include <signal.h>
-#include <ucontext.h>
 
 #if defined(__x86_64__)
 extern char tt_icebp_after[];
@@ -28,7 +26,7 @@ static void on_ill(int sig, siginfo_t *si, void *ctx)
 	(void)sig;
 	(void)si;
 	ills++;
-	uc->uc_mcontext.gregs[REG_RIP]++;
+	TT_UC_IP(uc)++;
 }
 
 static void on_trap(int sig, siginfo_t *si, void *ctx)
@@ -38,8 +36,7 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 	(void)sig;
 	(void)si;
 	traps++;
-	if ((unsigned long)uc->uc_mcontext.gregs[REG_RIP] !=
-	    (unsigned long)tt_icebp_after)
+	if ((unsigned long)TT_UC_IP(uc) != (unsigned long)tt_icebp_after)
 		bad_ip++;
 	if (uc->uc_mcontext.gregs[REG_EFL] & 0x100)
 		tf_set++;
@@ -57,17 +54,11 @@ static __attribute__((noinline, noclone)) long icebp(long v)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	long v = 0;
 	int i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_trap;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGTRAP, &sa, NULL));
-	sa.sa_sigaction = on_ill;
-	tt_sys(sigaction(SIGILL, &sa, NULL));
+	tt_handle(SIGTRAP, on_trap, 0);
+	tt_handle(SIGILL, on_ill, 0);
 	for (i = 0; i < 5; i++)
 		v = icebp(v);
 	if (ills == 5 && !traps) {
@@ -84,10 +75,5 @@ TT_MAIN
 	return 0;
 }
 #else
-TT_MAIN
-{
-	tt_say("skip: x86 only\n");
-	tt_ok();
-	return 0;
-}
+TT_SKIP_MAIN("x86 only")
 #endif

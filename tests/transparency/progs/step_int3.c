@@ -12,15 +12,6 @@
  * a wrong ip or si_code, or loses the handler's change to nip.
  */
 #include "../tt.h"
-#include <signal.h>
-#include <ucontext.h>
-
-#if defined(__x86_64__)
-#define IP(uc)		((uc)->uc_mcontext.gregs[REG_RIP])
-#elif defined(__powerpc64__)
-#include <asm/ptrace.h>
-#define IP(uc)		((uc)->uc_mcontext.gp_regs[PT_NIP])
-#endif
 
 extern char tt_bp_where[];
 static volatile int traps, bad_ip, bad_code, last_code;
@@ -32,7 +23,7 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 	(void)sig;
 	traps++;
 	last_code = si->si_code;
-	if ((unsigned long)IP(uc) != (unsigned long)tt_bp_where)
+	if ((unsigned long)TT_UC_IP(uc) != (unsigned long)tt_bp_where)
 		bad_ip++;
 #if defined(__x86_64__)
 	if (si->si_code != SI_KERNEL)
@@ -40,14 +31,14 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 #elif defined(__powerpc64__)
 	if (si->si_code != TRAP_BRKPT)
 		bad_code++;
-	IP(uc) += 4;
 #endif
+	TT_UC_IP(uc) += TT_TRAP_SKIP;
 }
 
 static __attribute__((noinline, noclone)) long bp(long v)
 {
 #if defined(__x86_64__)
-	asm volatile("int3\n"
+	asm volatile(TT_TRAP_INSN "\n"
 		     ".globl tt_bp_where\n"
 		     "tt_bp_where:\n\t"
 		     "add $1, %0"
@@ -55,7 +46,7 @@ static __attribute__((noinline, noclone)) long bp(long v)
 #elif defined(__powerpc64__)
 	asm volatile(".globl tt_bp_where\n"
 		     "tt_bp_where:\n\t"
-		     ".long 0x7fe00008\n\t"	/* tw 31,0,0 */
+		     TT_TRAP_INSN "\n\t"
 		     "addi %0, %0, 1"
 		     : "+b"(v) : : "memory");
 #endif
@@ -64,15 +55,10 @@ static __attribute__((noinline, noclone)) long bp(long v)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	long v = 0;
 	int i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_trap;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGTRAP, &sa, NULL));
+	tt_handle(SIGTRAP, on_trap, 0);
 	for (i = 0; i < 10; i++)
 		v = bp(v);
 	tt_say("breakpoint traps: %d\n", traps);

@@ -45,14 +45,9 @@ static unsigned long flags(void)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	long left;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_trap;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGTRAP, &sa, NULL));
+	tt_handle(SIGTRAP, on_trap, 0);
 
 	tt_say("tf before: %lu\n", (flags() & TF) >> 8);
 	asm volatile("pushf\n\t"
@@ -75,10 +70,5 @@ TT_MAIN
 	return 0;
 }
 #else
-TT_MAIN
-{
-	tt_say("skip: x86 only\n");
-	tt_ok();
-	return 0;
-}
+TT_SKIP_MAIN("x86 only")
 #endif

@@ -58,10 +58,5 @@ TT_MAIN
 	return 0;
 }
 #else
-TT_MAIN
-{
-	tt_say("skip: x86 only\n");
-	tt_ok();
-	return 0;
-}
+TT_SKIP_MAIN("x86 only")
 #endif
