@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sig_restart_blk: system calls that a stop interrupts come back through
+ * restart_syscall (-ERESTART_RESTARTBLOCK). Child 1 sleeps in poll() on
+ * an empty pipe with a 60 s timeout; the parent waits until
+ * /proc/<child>/syscall shows it in poll, stops it (SIGSTOP, WUNTRACED),
+ * continues it, waits until the same file shows it asleep again in
+ * restart_syscall, then writes to the pipe: poll returns 1 with POLLIN.
+ * Child 2 does the same in nanosleep(60 s); once it is back asleep in
+ * restart_syscall a SIGUSR1 (handler, SA_RESTART) ends it with EINTR and
+ * a remaining time under 60 s. The children's exit codes say which.
+ *
+ * Catches: a tracer that breaks the restart (the ip backed up over the
+ * system call instruction and the number swapped for restart_syscall),
+ * e.g. by stepping from the wrong ip or restoring the old number, so the
+ * call fails, runs twice, or restarts with the whole timeout.
+ */
+#include "../tt.h"
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+
+static volatile int usr1;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	usr1++;
+}
+
+/* the system call number @pid sleeps in, or -2 */
+static long sleeping_in(pid_t pid)
+{
+	char path[64], buf[256];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -2;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -2;
+	buf[n] = 0;
+	if (buf[0] < '0' || buf[0] > '9')	/* "running", "-1 ..." */
+		return -2;
+	return strtol(buf, NULL, 10);
+}
+
+/* wait (a bounded while) until @pid sleeps in system call @nr */
+static int wait_in(pid_t pid, long nr)
+{
+	struct timespec ms = { 0, 1000000 };
+	int i;
+
+	for (i = 0; i < 20000; i++) {
+		if (sleeping_in(pid) == nr)
+			return 1;
+		if (i > 20)
+			nanosleep(&ms, NULL);
+	}
+	return 0;
+}
+
+static void stop_cont(pid_t pid, const char *name, long nr)
+{
+	int status, in;
+
+	in = wait_in(pid, nr);
+	tt_say("%s: asleep in it: %d\n", name, in);
+	tt_check(in);
+	tt_sys(kill(pid, SIGSTOP));
+	tt_sys(waitpid(pid, &status, WUNTRACED));
+	tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	tt_sys(kill(pid, SIGCONT));
+	tt_sys(waitpid(pid, &status, WCONTINUED));
+	tt_check(WIFCONTINUED(status));
+	in = wait_in(pid, SYS_restart_syscall);
+	tt_say("%s: stopped, continued, asleep in restart_syscall: %d\n",
+	       name, in);
+	tt_check(in);
+}
+
+static void poll_child(int rd)
+{
+	struct pollfd pfd = { .fd = rd, .events = POLLIN };
+	long r;
+
+	r = syscall(SYS_poll, &pfd, 1, 60000);
+	_exit(r == 1 && (pfd.revents & POLLIN) ? 10 : 11);
+}
+
+static void sleep_child(void)
+{
+	struct timespec t = { 60, 0 }, rem = { -1, -1 };
+	long r;
+
+	r = syscall(SYS_nanosleep, &t, &rem);
+	if (r == -1 && errno == EINTR && usr1 == 1 && rem.tv_sec >= 0 &&
+	    rem.tv_sec < 60 && rem.tv_nsec >= 0 && rem.tv_nsec < 1000000000)
+		_exit(20);
+	_exit(r == 0 ? 21 : 22);
+}
+
+static void report(pid_t pid, const char *name, int want)
+{
+	int status;
+
+	tt_sys(waitpid(pid, &status, 0));
+	tt_say("%s: exit %d\n", name, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == want);
+}
+
+TT_MAIN
+{
+	struct sigaction sa;
+	int p[2];
+	pid_t pid;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+
+	tt_sys(pipe(p));
+	pid = tt_sys(fork());
+	if (pid == 0)
+		poll_child(p[0]);
+	stop_cont(pid, "poll", SYS_poll);
+	tt_check(write(p[1], "x", 1) == 1);
+	report(pid, "poll", 10);
+
+	pid = tt_sys(fork());
+	if (pid == 0)
+		sleep_child();
+	stop_cont(pid, "nanosleep", SYS_nanosleep);
+	tt_sys(kill(pid, SIGUSR1));
+	report(pid, "nanosleep", 20);
+	tt_ok();
+	return 0;
+}
