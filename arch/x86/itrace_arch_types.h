@@ -25,6 +25,7 @@ struct itrace_arch_slot {
 	bool sigret_tf;	/* the TF that frame held for the program */
 	bool sigret_queued;		/* sigret_work is on the task's list */
 	unsigned long sigret_ip;	/* that sigreturn's system call */
+	unsigned long sigret_resume;	/* the ip its frame resumes at */
 	struct callback_head sigret_work;
 	struct itrace_x86_insn insn;	/* the trap path's decode of prev_ip */
 };

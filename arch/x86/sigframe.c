@@ -48,41 +48,60 @@ atomic_t itrace_x86_sigrets;
 /* pushf words we could not give the program's TF back (not writable). */
 atomic_long_t itrace_x86_pushf_missed;
 
+/* Where a sigreturn's frame keeps the saved EFLAGS and ip, each @size bytes. */
+struct sigret_at {
+	unsigned long flags;
+	unsigned long ip;
+	unsigned int size;
+};
+
+/* A field of a frame's sigcontext, as an offset into the frame. */
+#define SC_OFF(frame, sc, field)	offsetof(struct frame, sc.field)
+
+/* The frame at @base, its saved EFLAGS and ip at these offsets. */
+static bool sigret_at(struct sigret_at *at, unsigned long base,
+		      size_t flags, size_t ip, unsigned int size)
+{
+	at->flags = base + flags;
+	at->ip = base + ip;
+	at->size = size;
+	return true;
+}
+
 /*
- * Where the saved EFLAGS of the frame a sigreturn at @regs will restore
- * lives, and its size: the frame sits right above the stack pointer (the
- * handler's return popped pretcode; the ia32 sigreturn stub popped the
- * signal number too). 0 if @regs is not at a sigreturn of a kind we
- * know the frame of.
+ * Where the frame a sigreturn at @regs will restore lives: right above
+ * the stack pointer (the handler's return popped pretcode; the ia32
+ * sigreturn stub popped the signal number too). False if @regs is not
+ * at a sigreturn of a kind we know the frame of.
  */
-static unsigned long sigret_flags_at(struct pt_regs *regs, unsigned int *size)
+static bool sigret_frame(struct pt_regs *regs, struct sigret_at *at)
 {
 	unsigned long nr = regs->ax;
 
-	*size = 4;
 	if (user_64bit_mode(regs)) {
-		if (nr == __NR_rt_sigreturn) {
-			*size = 8;
-			return regs->sp - 8 +
-			       offsetof(struct rt_sigframe, uc.uc_mcontext.flags);
-		}
+		if (nr == __NR_rt_sigreturn)
+			return sigret_at(at, regs->sp - 8,
+					 SC_OFF(rt_sigframe, uc.uc_mcontext, flags),
+					 SC_OFF(rt_sigframe, uc.uc_mcontext, ip), 8);
 #ifdef CONFIG_X86_X32_ABI
-		if (nr == ITRACE_NR_X32_RT_SIGRETURN) {
-			*size = 8;
-			return regs->sp - 8 +
-			       offsetof(struct rt_sigframe_x32, uc.uc_mcontext.flags);
-		}
+		if (nr == ITRACE_NR_X32_RT_SIGRETURN)
+			return sigret_at(at, regs->sp - 8,
+					 SC_OFF(rt_sigframe_x32, uc.uc_mcontext, flags),
+					 SC_OFF(rt_sigframe_x32, uc.uc_mcontext, ip), 8);
 #endif
-		return 0;
+		return false;
 	}
 #ifdef CONFIG_IA32_EMULATION
 	if ((u32)nr == ITRACE_NR_IA32_RT_SIGRETURN)
-		return (u32)regs->sp - 4 +
-		       offsetof(struct rt_sigframe_ia32, uc.uc_mcontext.flags);
+		return sigret_at(at, (u32)regs->sp - 4,
+				 SC_OFF(rt_sigframe_ia32, uc.uc_mcontext, flags),
+				 SC_OFF(rt_sigframe_ia32, uc.uc_mcontext, ip), 4);
 	if ((u32)nr == ITRACE_NR_IA32_SIGRETURN)
-		return (u32)regs->sp - 8 + offsetof(struct sigframe_ia32, sc.flags);
+		return sigret_at(at, (u32)regs->sp - 8,
+				 SC_OFF(sigframe_ia32, sc, flags),
+				 SC_OFF(sigframe_ia32, sc, ip), 4);
 #endif
-	return 0;
+	return false;
 }
 
 /* Is the instruction at @ip a system call gate of @regs' mode? */
@@ -111,21 +130,23 @@ static void sigret_work(struct callback_head *cb)
 						  sigret_work);
 	struct itrace_slot *s = container_of(a, struct itrace_slot, arch);
 	struct pt_regs *regs = current_pt_regs();
-	unsigned long at, fl = 0;
-	unsigned int size;
+	unsigned long fl = 0, ip = 0;
+	struct sigret_at at;
 
 	/* a signal came first: this sigreturn waits for its handler */
 	if (s->task != current || !a->tf || a->sigret ||
 	    regs->ip != a->sigret_ip)
 		goto done;
-	at = sigret_flags_at(regs, &size);
-	if (!at || copy_from_user(&fl, (const void __user *)at, size))
+	if (!sigret_frame(regs, &at) ||
+	    copy_from_user(&fl, (const void __user *)at.flags, at.size) ||
+	    copy_from_user(&ip, (const void __user *)at.ip, at.size))
 		goto done;
 	if (!try_module_get(THIS_MODULE))
 		goto done;
 	a->sigret_tf = fl & X86_EFLAGS_TF;
+	a->sigret_resume = ip;
 	fl |= X86_EFLAGS_TF;
-	if (copy_to_user((void __user *)at, &fl, size)) {
+	if (copy_to_user((void __user *)at.flags, &fl, at.size)) {
 		/* the sigreturn will fail on it too (SIGSEGV) */
 		module_put(THIS_MODULE);
 		goto done;
@@ -144,9 +165,9 @@ done:
 void itrace_x86_sigret_check(struct itrace_slot *s, struct pt_regs *regs)
 {
 	struct itrace_arch_slot *a = &s->arch;
-	unsigned int size;
+	struct sigret_at at;
 
-	if (!sigret_flags_at(regs, &size) || !at_syscall(regs, regs->ip))
+	if (!sigret_frame(regs, &at) || !at_syscall(regs, regs->ip))
 		return;
 	a->sigret_ip = regs->ip;
 	a->soft = true;
@@ -184,6 +205,45 @@ static void utf_apply(struct itrace_arch_slot *a, struct pt_regs *regs,
 }
 
 /*
+ * The instruction @d at @ip ran, begun with the program's TF @utf, and
+ * our trap came after it, or after the next one if @d is a system call
+ * (x86 traps an instruction after a syscall): apply what it did to utf.
+ */
+static void utf_ran(struct itrace_arch_slot *a, struct pt_regs *regs,
+		    unsigned long ip, const struct itrace_x86_insn *d,
+		    bool utf)
+{
+	struct itrace_x86_insn n;
+	unsigned long next;
+
+	if (d->kind != ITRACE_K_SYSCALL) {
+		utf_apply(a, regs, d, utf);
+		return;
+	}
+	next = ip + d->len;
+	if (regs->ip != next && itrace_x86_decode_user(regs, next, &n) &&
+	    regs->ip == next + n.len)
+		utf_apply(a, regs, &n, utf);
+}
+
+/*
+ * The trap after a sigreturn whose frame held our TF: the frame's TF is
+ * the program's, and the instruction the frame resumed at ran begun
+ * with it (a pushf there stored it, a popf there loaded another).
+ */
+static bool sigret_trap(struct itrace_arch_slot *a, struct pt_regs *regs)
+{
+	struct itrace_x86_insn n;
+	bool utf = a->sigret_tf;
+
+	a->utf = utf;
+	sigret_unpin(a);
+	if (itrace_x86_decode_user(regs, a->sigret_resume, &n))
+		utf_ran(a, regs, a->sigret_resume, &n, utf);
+	return utf;
+}
+
+/*
  * Our single-step trap, the instruction @d at s->prev_ip having run (NULL:
  * not known, a hardware block step), when it is not the common case that
  * trap.c's utf_step() settles. Returns whether the program had set TF
@@ -193,31 +253,12 @@ bool itrace_x86_utf_slow(struct itrace_slot *s, struct pt_regs *regs,
 			 const struct itrace_x86_insn *d)
 {
 	struct itrace_arch_slot *a = &s->arch;
-	struct itrace_x86_insn n;
-	unsigned long next;
-	bool utf;
+	bool utf = a->utf;
 
-	if (unlikely(a->sigret) && s->prev_ip == a->sigret_ip) {
-		/* the trap after the sigreturn: the frame's TF is the program's */
-		a->utf = a->sigret_tf;
-		sigret_unpin(a);
-		return a->utf;
-	}
-	utf = a->utf;
-	if (!d)
-		return utf;
-	if (d->kind != ITRACE_K_SYSCALL) {
-		utf_apply(a, regs, d, utf);
-		return utf;
-	}
-	/*
-	 * The trap after a system call comes an instruction later: that one
-	 * ran too, begun with the same TF.
-	 */
-	next = s->prev_ip + d->len;
-	if (regs->ip != next && itrace_x86_decode_user(regs, next, &n) &&
-	    regs->ip == next + n.len)
-		utf_apply(a, regs, &n, utf);
+	if (unlikely(a->sigret) && s->prev_ip == a->sigret_ip)
+		return sigret_trap(a, regs);
+	if (d)
+		utf_ran(a, regs, s->prev_ip, d, utf);
 	return utf;
 }
 
