@@ -61,7 +61,8 @@ TT_MAIN
 	int status, events[NK] = { 0 }, vfork_done = 0, other = 0;
 	int nstarted = 0, i, k, seen_started = 0;
 	pid_t pid, w, newpid[NK] = { 0 }, started[8];
-	int end[NK], child_end = -1;
+	int end[NK], child_end = -1, ended_code[8], nended = 0;
+	pid_t ended[8];
 	unsigned long msg;
 
 	for (k = 0; k < NK; k++)
@@ -82,11 +83,14 @@ TT_MAIN
 			int code = WIFEXITED(status) ? WEXITSTATUS(status) :
 				   128 + WTERMSIG(status);
 
+			/* matched to the events at the end: a new task's
+			 * exit can come before its creator's event stop */
 			if (w == pid)
 				child_end = code;
-			for (k = 0; k < NK; k++)
-				if (w == newpid[k])
-					end[k] = code;
+			else if (nended < 8) {
+				ended[nended] = w;
+				ended_code[nended++] = code;
+			}
 			continue;
 		}
 		if (ev == PTRACE_EVENT_FORK || ev == PTRACE_EVENT_VFORK ||
@@ -113,10 +117,14 @@ TT_MAIN
 		tt_sys(ptrace(PTRACE_CONT, w, NULL, (void *)(long)sig));
 	}
 	tt_check(errno == ECHILD);
-	for (k = 0; k < NK; k++)
+	for (k = 0; k < NK; k++) {
 		for (i = 0; i < nstarted; i++)
 			if (started[i] == newpid[k])
 				seen_started++;
+		for (i = 0; i < nended; i++)
+			if (ended[i] == newpid[k])
+				end[k] = ended_code[i];
+	}
 	for (k = 0; k < NK; k++)
 		tt_say("%s events: %d, new task ended with %d\n", kname[k],
 		       events[k], end[k]);

@@ -81,9 +81,9 @@ asm(".text\n"
     "	li 4, 19\n"			/* kill(pid, SIGSTOP) */
     "	li 0, 37\n"
     "	sc\n"
+    ".globl ps_0\nps_0:\n"
     "	addis 8, 2, step_rs@toc@ha\n"	/* sc may clobber r4-r12 */
     "	ld 8, step_rs@toc@l(8)\n"
-    ".globl ps_0\nps_0:\n"
     "	addis 9, 2, step_desc@toc@ha\n"
     ".globl ps_1\nps_1:\n"
     "	addi 9, 9, step_desc@toc@l\n"
