@@ -373,11 +373,47 @@ static void reload_nvgprs(const struct pt_regs *regs, const struct pt_regs *r)
 }
 
 /*
- * Emulate from @regs->nip (a larx) until the reservation is resolved: the
- * stcx. ran, or a taken branch left the window. On success @regs is
- * updated, the records are emitted, and true is returned; on anything
- * unexpected nothing changes and false is returned. @r and @recs are
- * scratch space.
+ * mfspr/mtspr of the registers a window may use (a loop's ctr, a call's
+ * lr, xer): false for any other SPR. analyse_instr() marks those three
+ * as emulable and leaves the move to its caller.
+ */
+static bool move_spr(struct pt_regs *r, const struct instruction_op *op)
+{
+	unsigned long *spr;
+
+	switch (op->spr) {
+	case SPRN_XER:
+		spr = &r->xer;
+		break;
+	case SPRN_LR:
+		spr = &r->link;
+		break;
+	case SPRN_CTR:
+		spr = &r->ctr;
+		break;
+	default:
+		return false;
+	}
+	if (GETTYPE(op->type) == MTSPR)
+		*spr = op->spr == SPRN_XER ? op->val & 0xffffffffUL : op->val;
+	else
+		r->gpr[op->reg] = op->spr == SPRN_XER ? *spr & 0xffffffffUL : *spr;
+	return true;
+}
+
+/*
+ * Emulate from @regs->nip (a larx) until the reservation is resolved:
+ * the stcx. ran. The architecture keeps a reservation across branches,
+ * and code keeps windows with branches inside (a call to a leaf, a
+ * loop, a forward jump), so a taken branch does not end the window. A
+ * window left by a branch (a compare-and-swap that found another value)
+ * ends where the emulator stops: at an instruction it does not handle
+ * or after RESV_MAX_INSNS. Its reservation is dropped there, as a real
+ * one may be at any moment. Stopping that way before any taken branch
+ * means a straight-line window the emulator cannot run: false, nothing
+ * changed (the trap path then runs it under MSR_BE). On success @regs
+ * is updated, the records are emitted, and true is returned. @r and
+ * @recs are scratch space.
  */
 static bool emulate(struct itrace_slot *s, struct pt_regs *regs,
 		    struct pt_regs *r, struct resv_rec *recs)
@@ -385,7 +421,7 @@ static bool emulate(struct itrace_slot *s, struct pt_regs *regs,
 	unsigned long ea = 0, ip;
 	struct instruction_op op;
 	int size = 0, n, nrec = 0, i;
-	bool held = false, done = false;
+	bool held = false, done = false, branched = false;
 	u64 loaded[2] = { 0, 0 };
 	const char *why;
 	u32 w;
@@ -393,15 +429,24 @@ static bool emulate(struct itrace_slot *s, struct pt_regs *regs,
 	memcpy(r, regs, sizeof(*r));
 	for (n = 0; n < RESV_MAX_INSNS && !done; n++) {
 		ip = r->nip;
-		if (!itrace_ppc_fetch(ip, &w) || (w >> 26) == 1)
-			return give_up("unreadable or prefixed word");
-		if (analyse_instr(&op, r, ppc_inst(w)) < 0)
-			return give_up("analyse_instr refused");
+		if (!itrace_ppc_fetch(ip, &w) || (w >> 26) == 1) {
+			why = "unreadable or prefixed word";
+			goto stop;
+		}
+		if (analyse_instr(&op, r, ppc_inst(w)) < 0) {
+			why = "analyse_instr refused";
+			goto stop;
+		}
 		recs[nrec].from = ip;
 		recs[nrec].to = ip + 4;
 		recs[nrec].kind = ITRACE_K_INSN;
 		switch (GETTYPE(op.type)) {
 		case LARX:
+			/* a retry, or the next window: the next trap's */
+			if (n) {
+				why = "next larx";
+				goto stop;
+			}
 			size = GETSIZE(op.type);
 			ea = op.ea;
 			why = larx_refused(r, size, ea);
@@ -421,8 +466,10 @@ static bool emulate(struct itrace_slot *s, struct pt_regs *regs,
 			bool stored;
 			u64 val[2];
 
-			if (!held || op.ea != ea || GETSIZE(op.type) != size)
-				return give_up("stcx. does not match the larx");
+			if (!held || op.ea != ea || GETSIZE(op.type) != size) {
+				why = "stcx. does not match the larx";
+				goto stop;
+			}
 			stcx_value(r, &op, size, val);
 			if (store_conditional(ea, size, loaded, val, &stored)) {
 				queue_fault_in(s, ea, true);
@@ -452,8 +499,7 @@ static bool emulate(struct itrace_slot *s, struct pt_regs *regs,
 				r->ctr--;
 			if (op.type & BRTAKEN) {
 				recs[nrec].to = op.val;
-				/* out of the window, or back to its larx */
-				done = true;
+				branched = true;
 			}
 			if (itrace_ppc_classify(w, 0, &d))
 				return give_up("unclassified branch");
@@ -463,15 +509,26 @@ static bool emulate(struct itrace_slot *s, struct pt_regs *regs,
 				recs[nrec].kind = d.kind;
 			break;
 		}
+		case MFSPR:
+		case MTSPR:
+			if (!move_spr(r, &op)) {
+				why = "instruction not emulated";
+				goto stop;
+			}
+			break;
 		case BARRIER:
 			break;	/* a barrier's effect is kept by the real CAS */
 		default:
-			return give_up("instruction not emulated");
+			why = "instruction not emulated";
+			goto stop;
 		}
 		r->nip = recs[nrec++].to;
 	}
-	if (!done)
-		return give_up("window too long");
+	why = "window too long";
+stop:
+	/* a window that a branch left, or a straight one we cannot run */
+	if (!done && !branched)
+		return give_up(why);
 	reload_nvgprs(regs, r);
 	for (i = 0; i < 32; i++)
 		regs->gpr[i] = r->gpr[i];
