@@ -274,9 +274,10 @@ fi
 # fork and exec from handlers and threads, ptrace, the larx windows).
 tt_share() {
 	case $ITRACE_ARCH in
-	ppc64le) echo "sig_fork_hdl sig_edit_ctx step_pushf atom_widths" ;;
+	ppc64le) echo "sig_fork_hdl sig_edit_ctx step_pushf atom_widths
+		atom_resvbranch" ;;
 	*) echo "sig_fork_hdl sig_nodefer300 sig_edit_ctx step_popf step_pushf
-		thr_exec proc_vfork dbg_setregs" ;;
+		step_sigret_pf thr_exec proc_vfork dbg_setregs dbg_parent_step" ;;
 	esac
 }
 # ITRACE_TT_PROGS ("none": no program) and ITRACE_TT_SEEDS override the
