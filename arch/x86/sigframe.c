@@ -204,6 +204,27 @@ static void utf_apply(struct itrace_arch_slot *a, struct pt_regs *regs,
 	}
 }
 
+/* EFLAGS bits an ordinary instruction changes: what r11 may differ in. */
+#define ARITH_FLAGS	(X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | \
+			 X86_EFLAGS_ZF | X86_EFLAGS_SF | X86_EFLAGS_OF | \
+			 X86_EFLAGS_RF)
+
+/*
+ * The syscall instruction at @ip copied RFLAGS into r11, our TF with
+ * them, and the way back to user mode leaves r11 so: give it the
+ * program's TF (@utf) if it still holds those flags, that is if the one
+ * instruction run since did not write r11. An instruction reading r11
+ * right after a syscall has seen ours (README, exceptions).
+ */
+static void syscall_r11(struct pt_regs *regs, unsigned long ip, bool utf)
+{
+	if (utf || !(regs->r11 & X86_EFLAGS_TF) ||
+	    ((regs->r11 ^ regs->flags) & ~ARITH_FLAGS) ||
+	    !user_64bit_mode(regs) || !at_syscall(regs, ip))
+		return;
+	regs->r11 &= ~X86_EFLAGS_TF;
+}
+
 /*
  * The instruction @d at @ip ran, begun with the program's TF @utf, and
  * our trap came after it, or after the next one if @d is a system call
@@ -221,6 +242,7 @@ static void utf_ran(struct itrace_arch_slot *a, struct pt_regs *regs,
 		return;
 	}
 	next = ip + d->len;
+	syscall_r11(regs, ip, utf);
 	if (regs->ip != next && itrace_x86_decode_user(regs, next, &n) &&
 	    regs->ip == next + n.len)
 		utf_apply(a, regs, &n, utf);
