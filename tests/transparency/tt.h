@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The transparency suite's one header: what every program of
+ * The transparency suite's main header: what every program of
  * tests/transparency/progs/ shares. A program is small, deterministic
  * and static; the suite runs it untraced, then traced in every mode, and
  * wants the same bytes on stdout and the same end (exit status or
@@ -11,6 +11,12 @@
  *
  * Its work runs inside tt_body(), which main() calls through TT_MAIN: the
  * suite's `func tt_body` run traces only that call.
+ *
+ * What only a family of programs shares is in the headers next to this
+ * one, each of which includes it: tt_dbg.h (debuggers), tt_rseq.h
+ * (restartable sequences), tt_sec.h (seccomp filters), tt_sc.h (raw
+ * system-call instructions), tt_step.h (own breakpoints and TF steps),
+ * tt_thr.h (thread teams, /proc views of threads and tasks).
  */
 #ifndef _TT_H
 #define _TT_H
@@ -57,8 +63,10 @@ static inline __attribute__((format(printf, 1, 2))) void tt_say(const char *fmt,
 /*
  * What programs of both arches share beyond output: the interrupted ip
  * in a signal handler's ucontext, the arch's trap instruction and where
- * its SIGTRAP leaves the ip, a handler installed in one call, a child's
- * end in words, and a tiny function written into memory at run time.
+ * its SIGTRAP leaves the ip, the head and return of a function written
+ * in a top-level asm(), a handler (SA_SIGINFO or plain) installed in one
+ * call, a child's end in words, and a tiny function written into memory
+ * at run time.
  */
 #include <signal.h>
 #include <stdint.h>
@@ -70,27 +78,54 @@ static inline __attribute__((format(printf, 1, 2))) void tt_say(const char *fmt,
 #define TT_UC_IP(uc)	((uc)->uc_mcontext.gregs[REG_RIP])
 #define TT_TRAP_INSN	"int3"
 #define TT_TRAP_SKIP	0	/* int3 reports the ip after it */
+#define TT_ASM_RET	"\tret\n"
 #elif defined(__powerpc64__)
 #include <asm/ptrace.h>
 #define TT_UC_IP(uc)	((uc)->uc_mcontext.gp_regs[PT_NIP])
 #define TT_TRAP_INSN	".long 0x7fe00008"	/* tw 31,0,0 */
 #define TT_TRAP_SKIP	4	/* the trap word reports its own ip */
+#define TT_ASM_RET	"\tblr\n"
 #else
 #error "tt.h: x86_64 or powerpc64 only"
 #endif
+
+/* asm(TT_ASM_FUNC("f") ... TT_ASM_RET ...): the global function f */
+#define TT_ASM_FUNC(f)	".text\n.globl " f "\n.type " f ", @function\n" f ":\n"
+
+/*
+ * sigaction(@sig) to @info (SA_SIGINFO | @flags) or, @info NULL, to the
+ * plain handler @plain (@flags); an empty mask; or fail
+ */
+static inline void tt_sigaction(int sig, void (*plain)(int),
+				void (*info)(int, siginfo_t *, void *),
+				int flags)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	if (info) {
+		sa.sa_sigaction = info;
+		flags |= SA_SIGINFO;
+	} else {
+		sa.sa_handler = plain;
+	}
+	sa.sa_flags = flags;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(sig, &sa, NULL))
+		tt_fail("sigaction(%d): %s", sig, strerror(errno));
+}
 
 /* sigaction(@sig) to @fn (SA_SIGINFO | @flags, empty mask), or fail */
 static inline void tt_handle(int sig, void (*fn)(int, siginfo_t *, void *),
 			     int flags)
 {
-	struct sigaction sa;
+	tt_sigaction(sig, NULL, fn, flags);
+}
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = fn;
-	sa.sa_flags = SA_SIGINFO | flags;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(sig, &sa, NULL))
-		tt_fail("sigaction(%d): %s", sig, strerror(errno));
+/* the same for a plain handler @fn (sa_handler; @flags alone) */
+static inline void tt_handle_plain(int sig, void (*fn)(int), int flags)
+{
+	tt_sigaction(sig, fn, NULL, flags);
 }
 
 /* "@who exited N" / "killed by signal N" / "stopped by signal N" */

@@ -55,7 +55,7 @@
  * instruction costs ~1000x under the emulator), and well under 200 ms
  * untraced.
  */
-#include "../tt.h"
+#include "../tt_dbg.h"
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -63,7 +63,6 @@
 #include <fcntl.h>
 #include <time.h>
 #include <sys/mman.h>
-#include <sys/ptrace.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <ucontext.h>
@@ -1140,9 +1139,7 @@ static void ev_ptrace(struct rng *r, const char *tag)
 	if (pid == 0) {
 		long s = 0;
 
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-			_exit(10);
-		raise(SIGSTOP);
+		tt_traceme();
 		for (i = 0; i < 64; i++)
 			s += i;
 		pt_sink = s;

@@ -14,8 +14,7 @@
  * POWER (l[bhwd]arx/st[bhwd]cx.), including the byte and halfword ones
  * whose neighbours in the same word change at the same time.
  */
-#include "../tt.h"
-#include <pthread.h>
+#include "../tt_thr.h"
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -98,19 +97,14 @@ static void *worker(void *arg)
 
 TT_MAIN
 {
-	pthread_t t[N];
 	long xchg_total, want;
-	int i;
 
 	INIT(s8, uint8_t);
 	INIT(s16, uint16_t);
 	INIT(s32, uint32_t);
 	INIT(s64, uint64_t);
 	tt_check(!pthread_barrier_init(&bar, NULL, N));
-	for (i = 0; i < N; i++)
-		tt_check(!pthread_create(&t[i], NULL, worker, (void *)(long)i));
-	for (i = 0; i < N; i++)
-		tt_check(!pthread_join(t[i], NULL));
+	tt_run_threads(N, worker);
 	xchg_total = atomic_load(&xchg_out);
 	REPORT(s8, uint8_t, 8);
 	REPORT(s16, uint16_t, 16);

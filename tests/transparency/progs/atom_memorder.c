@@ -16,8 +16,7 @@
  * once its barriers change (a larx window starting or ending with a
  * barrier, isync after the stcx.), losing updates or hanging.
  */
-#include "../tt.h"
-#include <pthread.h>
+#include "../tt_thr.h"
 #include <stdint.h>
 
 #define ROUNDS	30
@@ -135,7 +134,6 @@ static void *worker(void *arg)
 
 TT_MAIN
 {
-	pthread_t t[2];
 	uint64_t want_xchg;
 	uint32_t n = 0xff;
 	int i;
@@ -143,10 +141,7 @@ TT_MAIN
 	c32 = 100000;
 	bits = 0x00030000;
 	tt_check(!pthread_barrier_init(&bar, NULL, 2));
-	for (i = 0; i < 2; i++)
-		tt_check(!pthread_create(&t[i], NULL, worker, (void *)(long)i));
-	for (i = 0; i < 2; i++)
-		tt_check(!pthread_join(t[i], NULL));
+	tt_run_threads(2, worker);
 	want_xchg = ROUNDS * 6 * (1 + 2);
 	tt_say("fetch/op_fetch, 6 orders: add %lu, sub %u, or/and %08x\n",
 	       (unsigned long)c64, c32, bits);

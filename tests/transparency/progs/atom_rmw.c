@@ -19,8 +19,7 @@
  * operand wrongly (bit offset, segment prefix), or, on POWER, emulates
  * a larx..stcx. window and gets its arithmetic or carry wrong.
  */
-#include "../tt.h"
-#include <pthread.h>
+#include "../tt_thr.h"
 #include <stdint.h>
 
 #define R	60
@@ -219,14 +218,10 @@ static void *worker(void *arg)
 
 TT_MAIN
 {
-	pthread_t t[2];
 	int i;
 
 	tt_check(!pthread_barrier_init(&bar, NULL, 2));
-	for (i = 0; i < 2; i++)
-		tt_check(!pthread_create(&t[i], NULL, worker, (void *)(long)i));
-	for (i = 0; i < 2; i++)
-		tt_check(!pthread_join(t[i], NULL));
+	tt_run_threads(2, worker);
 	tt_say("bits: %016lx %016lx %016lx %016lx, old-bit errors %d\n",
 	       (unsigned long)bits[0], (unsigned long)bits[1],
 	       (unsigned long)bits[2], (unsigned long)bits[3], flag_errors);

@@ -79,15 +79,11 @@ static void *worker(void *arg)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	pthread_t t[2];
 	union sigval v;
 	int i, k;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_rt;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGRTMIN + 1, &sa, NULL));
+	tt_handle_plain(SIGRTMIN + 1, on_rt, 0);
 	for (i = 0; i < 2; i++)
 		tt_check(!pthread_create(&t[i], NULL, worker, (void *)(long)i));
 	v.sival_int = 0;

@@ -15,8 +15,7 @@
  * window is left by a branch must not leave a reservation that a later
  * stcx. uses; on x86 a stepped xchg/cmpxchg must stay locked.
  */
-#include "../tt.h"
-#include <pthread.h>
+#include "../tt_thr.h"
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -149,15 +148,11 @@ static void *worker(void *arg)
 
 TT_MAIN
 {
-	pthread_t t[N];
 	int i;
 
 	tt_check(sizeof(atomic_flag) == 1);
 	tt_check(!pthread_barrier_init(&bar, NULL, N));
-	for (i = 0; i < N; i++)
-		tt_check(!pthread_create(&t[i], NULL, worker, NULL));
-	for (i = 0; i < N; i++)
-		tt_check(!pthread_join(t[i], NULL));
+	tt_run_threads(N, worker);
 	tt_say("counters: builtin %ld, swap %ld, cas %ld, atomic_flag %ld; lock word at end %08x\n",
 	       count[0], count[1], count[2], count[3], lk.word);
 	for (i = 0; i < 4; i++)

@@ -14,8 +14,7 @@
  * larx..stcx. window so that the stcx. always fails (the program then
  * never ends) or that lets a store slip in between.
  */
-#include "../tt.h"
-#include <pthread.h>
+#include "../tt_thr.h"
 #include <stdint.h>
 
 #define ROUNDS	200
@@ -183,14 +182,8 @@ static void *hammer(void *arg)
 
 TT_MAIN
 {
-	pthread_t t[2];
-	int i;
-
 	tt_check(!pthread_barrier_init(&bar, NULL, 2));
-	for (i = 0; i < 2; i++)
-		tt_check(!pthread_create(&t[i], NULL, hammer, NULL));
-	for (i = 0; i < 2; i++)
-		tt_check(!pthread_join(t[i], NULL));
+	tt_run_threads(2, hammer);
 	report();
 	tt_ok();
 	return 0;

@@ -25,8 +25,7 @@
  * the callee-saved registers as they were before it (an interrupt
  * return that does not reload r14-r31).
  */
-#include "../tt.h"
-#include <pthread.h>
+#include "../tt_thr.h"
 #include <signal.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -252,8 +251,6 @@ static void *worker(void *arg)
 
 TT_MAIN
 {
-	struct sigaction sa;
-	pthread_t t[2];
 	uint32_t before;
 	int i, n;
 
@@ -264,18 +261,12 @@ TT_MAIN
 		tt_check(pages[i] != MAP_FAILED);
 	}
 	tt_check(!pthread_barrier_init(&bar, NULL, 2));
-	for (i = 0; i < 2; i++)
-		tt_check(!pthread_create(&t[i], NULL, worker, (void *)(long)i));
-	for (i = 0; i < 2; i++)
-		tt_check(!pthread_join(t[i], NULL));
+	tt_run_threads(2, worker);
 	tt_say("syscall and fault windows: sum %u (want %d)\n", word,
 	       2 * (SYSC + FAULTS));
 	tt_check(word == 2 * (SYSC + FAULTS));
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_usr1, 0);
 	before = word;
 	for (i = 0; i < SIGS; i++) {
 		if (try_add(2, NULL))

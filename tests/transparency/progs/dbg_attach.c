@@ -70,9 +70,7 @@ TT_MAIN
 	tt_sys(waitpid(pid, &status, 0));
 	tt_say("seize+interrupt stop: %s\n", seize_ok ? "yes" : "no");
 	tt_say("attach SIGSTOP stop: %s\n", attach_ok ? "yes" : "no");
-	tt_say("child %s %d\n", WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
+	tt_say_end("child", status);
 	tt_check(seize_ok && attach_ok);
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	tt_ok();

@@ -14,34 +14,18 @@
  * armed across the new image, or changes the exit status the exit event
  * reports.
  */
-#include "../tt.h"
-#include <signal.h>
-#include <sys/ptrace.h>
-#include <sys/wait.h>
+#include "../tt_dbg.h"
 
 static pid_t start(char *arg)
 {
 	char *args[] = { "dbg_exec_exit", arg, NULL };
-	pid_t pid = tt_sys(fork());
-	int status;
+	pid_t pid = tt_fork_tracee();
 
 	if (pid == 0) {
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-			_exit(10);
-		raise(SIGSTOP);
 		execv("/proc/self/exe", args);
 		_exit(11);
 	}
-	tt_sys(waitpid(pid, &status, 0));
-	tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
 	return pid;
-}
-
-static void say_end(int status)
-{
-	tt_say("parent: child %s %d\n", WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
 }
 
 TT_MAIN
@@ -80,7 +64,7 @@ TT_MAIN
 	       WIFEXITED(ev_status) ? WEXITSTATUS(ev_status) : -1);
 	tt_sys(ptrace(PTRACE_CONT, pid, NULL, NULL));
 	tt_sys(waitpid(pid, &status, 0));
-	say_end(status);
+	tt_say_end("parent: child", status);
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 42);
 	tt_check(WIFEXITED(ev_status) && WEXITSTATUS(ev_status) == 42);
 
@@ -93,7 +77,7 @@ TT_MAIN
 	tt_check(status >> 16 == 0);
 	tt_sys(ptrace(PTRACE_CONT, pid, NULL, NULL));
 	tt_sys(waitpid(pid, &status, 0));
-	say_end(status);
+	tt_say_end("parent: child", status);
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 43);
 	tt_ok();
 	return 0;

@@ -15,11 +15,8 @@
  * task the debugger starts (a SIGTRAP in the grandchild), or breaks the
  * vfork parent's wait.
  */
-#include "../tt.h"
+#include "../tt_dbg.h"
 #include <pthread.h>
-#include <signal.h>
-#include <sys/ptrace.h>
-#include <sys/wait.h>
 
 enum { K_FORK, K_VFORK, K_CLONE, NK };
 static const char *const kname[NK] = { "fork", "vfork", "clone" };
@@ -36,9 +33,6 @@ static void child(void)
 	pthread_t t;
 	pid_t p;
 
-	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-		_exit(10);
-	raise(SIGSTOP);
 	p = fork();
 	if (p == 0)
 		_exit(7);
@@ -67,11 +61,9 @@ TT_MAIN
 
 	for (k = 0; k < NK; k++)
 		end[k] = -1;
-	pid = tt_sys(fork());
+	pid = tt_fork_tracee();
 	if (pid == 0)
 		child();
-	tt_sys(waitpid(pid, &status, 0));
-	tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
 	tt_sys(ptrace(PTRACE_SETOPTIONS, pid, NULL,
 		      (void *)(PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK |
 			       PTRACE_O_TRACEVFORKDONE | PTRACE_O_TRACECLONE)));

@@ -15,14 +15,8 @@
  * and the task's resumption, or that makes a stopped task's live
  * registers and its saved ones disagree.
  */
-#include "../tt.h"
-#include <elf.h>
-#include <signal.h>
-#include <sys/ptrace.h>
+#include "../tt_dbg.h"
 #include <sys/syscall.h>
-#include <sys/uio.h>
-#include <sys/user.h>
-#include <sys/wait.h>
 
 static const double in[2] = { 1.5, -2.25 };
 static const double set[2] = { 3.75, 1e10 };
@@ -144,14 +138,11 @@ TT_MAIN
 		_exit(out[0] == set[0] && out[1] == set[1] && vec_ok() ?
 		      0 : 11);
 	}
-	tt_sys(waitpid(pid, &status, 0));
-	tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	tt_wait_stop(pid, SIGSTOP);
 	read_ok = regs_fp(pid);
 	tt_sys(ptrace(PTRACE_CONT, pid, NULL, NULL));
 	tt_sys(waitpid(pid, &status, 0));
-	tt_say("parent: child %s %d\n", WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
+	tt_say_end("parent: child", status);
 	tt_check(read_ok);
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	tt_ok();

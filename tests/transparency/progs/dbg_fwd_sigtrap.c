@@ -14,18 +14,11 @@
  * trap words) for its own, or leaks its steps as extra SIGTRAPs, while a
  * debugger watches the signals: counts that differ or disagree.
  */
-#include "../tt.h"
-#include <signal.h>
-#include <sys/ptrace.h>
-#include <sys/wait.h>
-#include <ucontext.h>
+#include "../tt_dbg.h"
 
 #if defined(__x86_64__)
 #define TRAPS	11
-asm(".text\n"
-    ".globl own_traps\n"
-    ".type own_traps, @function\n"
-    "own_traps:\n"
+asm(TT_ASM_FUNC("own_traps")
     "	int3\n	int3\n	int3\n	int3\n	int3\n"
     "	pushf\n"
     "	orq $0x100, (%rsp)\n"
@@ -36,18 +29,9 @@ asm(".text\n"
     "	popf\n"				/* TF was on here: one more trap */
     "	ret\n"
     ".size own_traps, . - own_traps\n");
-
-static void skip(ucontext_t *uc)
-{
-	(void)uc;			/* int3 and TF traps: ip is past */
-}
 #elif defined(__powerpc64__)
-#include <asm/ptrace.h>
 #define TRAPS	5
-asm(".text\n"
-    ".globl own_traps\n"
-    ".type own_traps, @function\n"
-    "own_traps:\n"
+asm(TT_ASM_FUNC("own_traps")
     "	trap\n	trap\n	trap\n"
     "	li 9, 0\n"
     "	li 10, 4\n"
@@ -58,11 +42,6 @@ asm(".text\n"
     "	blt 1b\n"
     "	blr\n"
     ".size own_traps, . - own_traps\n");
-
-static void skip(ucontext_t *uc)
-{
-	uc->uc_mcontext.gp_regs[PT_NIP] += 4;	/* a trap: nip at it */
-}
 #endif
 
 void own_traps(void);
@@ -74,21 +53,14 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 	(void)sig;
 	(void)si;
 	handled++;
-	skip(ctx);
+	/* x86: int3 and TF traps leave the ip past; POWER: at the trap */
+	TT_UC_IP((ucontext_t *)ctx) += TT_TRAP_SKIP;
 }
 
 static void child(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_trap;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGTRAP, &sa, NULL) ||
-	    ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-		_exit(10);
-	raise(SIGSTOP);
+	tt_handle(SIGTRAP, on_trap, 0);
+	tt_traceme();
 	own_traps();
 	tt_say("child: SIGTRAP handler ran %d times\n", handled);
 	_exit(handled == TRAPS ? 0 : 11);
@@ -102,8 +74,7 @@ TT_MAIN
 	pid = tt_sys(fork());
 	if (pid == 0)
 		child();
-	tt_sys(waitpid(pid, &status, 0));
-	tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	tt_wait_stop(pid, SIGSTOP);
 	sig = 0;			/* the SIGSTOP: dropped */
 	for (;;) {
 		tt_sys(ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig));
@@ -119,9 +90,7 @@ TT_MAIN
 	}
 	tt_say("parent: SIGTRAP stops forwarded: %d, other stops: %d\n",
 	       stops, other);
-	tt_say("parent: child %s %d\n", WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
+	tt_say_end("parent: child", status);
 	tt_check(stops == TRAPS && !other);
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	tt_ok();

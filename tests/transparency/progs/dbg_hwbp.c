@@ -18,12 +18,8 @@
  * (No write watchpoint: one hit by a single-stepped instruction hangs
  * qemu 7.2's TCG, see tests/vm/run.sh.)
  */
-#include "../tt.h"
-#include <signal.h>
+#include "../tt_dbg.h"
 #include <stddef.h>
-#include <sys/ptrace.h>
-#include <sys/user.h>
-#include <sys/wait.h>
 
 #if defined(__x86_64__)
 #define DR(i)	((void *)offsetof(struct user, u_debugreg[i]))
@@ -49,24 +45,12 @@ static void child(void)
 {
 	int i;
 
-	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-		_exit(10);
-	raise(SIGSTOP);
 	for (i = 1; i <= T1_HITS; i++) {
 		f1(i);
 		if (i % 2 == 0)
 			f2(i / 2);
 	}
 	_exit(total == 55 + 1500 ? 0 : 11);
-}
-
-static long regs_ip(pid_t pid)
-{
-	struct user_regs_struct r;
-
-	if (ptrace(PTRACE_GETREGS, pid, NULL, &r))
-		return -1;
-	return r.rip;
 }
 
 TT_MAIN
@@ -77,11 +61,9 @@ TT_MAIN
 	siginfo_t si;
 	pid_t pid;
 
-	pid = tt_sys(fork());
+	pid = tt_fork_tracee();
 	if (pid == 0)
 		child();
-	tt_sys(waitpid(pid, &status, 0));
-	tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
 	if (ptrace(PTRACE_POKEUSER, pid, DR(0), (void *)t1) ||
 	    ptrace(PTRACE_POKEUSER, pid, DR(1), (void *)t2) ||
 	    ptrace(PTRACE_POKEUSER, pid, DR(7), (void *)0x5)) {
@@ -110,10 +92,10 @@ TT_MAIN
 			code_ok++;
 		if ((dr6 & 3) == 1) {
 			hits1++;
-			ip_ok += regs_ip(pid) == (long)t1;
+			ip_ok += tt_ip(pid) == (unsigned long)t1;
 		} else if ((dr6 & 3) == 2) {
 			hits2++;
-			ip_ok += regs_ip(pid) == (long)t2;
+			ip_ok += tt_ip(pid) == (unsigned long)t2;
 		} else {
 			other++;
 		}
@@ -124,7 +106,7 @@ TT_MAIN
 			tt_sys(waitpid(pid, &status, 0));
 			tt_check(WIFSTOPPED(status));
 			if (WSTOPSIG(status) == SIGTRAP &&
-			    regs_ip(pid) != (long)t1)
+			    tt_ip(pid) != (unsigned long)t1)
 				steps++;
 			tt_sys(ptrace(PTRACE_POKEUSER, pid, DR(7), (void *)0x5));
 		}
@@ -132,9 +114,7 @@ TT_MAIN
 	}
 	tt_say("hwbp: t1 hits %d, t2 hits %d, at the right ip %d, TRAP_HWBKPT %d, stepped over %d, other %d\n",
 	       hits1, hits2, ip_ok, code_ok, steps, other);
-	tt_say("child %s %d\n", WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
+	tt_say_end("child", status);
 	tt_check(hits1 == T1_HITS && hits2 == T2_HITS);
 	tt_check(ip_ok == T1_HITS + T2_HITS && code_ok == T1_HITS + T2_HITS);
 	tt_check(steps == T1_HITS - 5 && !other);

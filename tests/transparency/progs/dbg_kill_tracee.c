@@ -12,41 +12,33 @@
  * of a step or a syscall stop (its state left behind, the death turned
  * into something else), or a kill racing its step trap.
  */
-#include "../tt.h"
-#include <signal.h>
-#include <sys/ptrace.h>
-#include <sys/wait.h>
+#include "../tt_dbg.h"
 
 static volatile long sink;
 
 static pid_t stopped_child(void)
 {
-	pid_t pid = tt_sys(fork());
-	int status;
+	pid_t pid = tt_fork_tracee();
 
 	if (pid == 0) {
 		long s = 0;
 		int i;
 
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-			_exit(10);
-		raise(SIGSTOP);
 		for (i = 0; i < 1000; i++)
 			s += i;
 		sink = s;
 		for (;;)
 			getppid();
 	}
-	tt_sys(waitpid(pid, &status, 0));
-	tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
 	return pid;
 }
 
 static void say_end(const char *how, int status)
 {
-	tt_say("%s: child %s %d\n", how, WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
+	char who[64];
+
+	snprintf(who, sizeof(who), "%s: child", how);
+	tt_say_end(who, status);
 	tt_check(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 }
 
@@ -60,8 +52,7 @@ TT_MAIN
 	pid = stopped_child();
 	for (i = 0; i < 5; i++) {
 		tt_sys(ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL));
-		tt_sys(waitpid(pid, &status, 0));
-		tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);
+		tt_wait_stop(pid, SIGTRAP);
 	}
 	tt_sys(ptrace(PTRACE_KILL, pid, NULL, NULL));
 	tt_sys(waitpid(pid, &status, 0));
@@ -72,8 +63,7 @@ TT_MAIN
 	tt_sys(ptrace(PTRACE_SETOPTIONS, pid, NULL,
 		      (void *)PTRACE_O_TRACESYSGOOD));
 	tt_sys(ptrace(PTRACE_SYSCALL, pid, NULL, NULL));
-	tt_sys(waitpid(pid, &status, 0));
-	tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == (SIGTRAP | 0x80));
+	tt_wait_stop(pid, SIGTRAP | 0x80);
 	tt_sys(kill(pid, SIGKILL));
 	tt_sys(waitpid(pid, &status, 0));
 	say_end("SIGKILL at a syscall stop", status);

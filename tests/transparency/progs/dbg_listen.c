@@ -27,9 +27,7 @@ static void show(int status)
 		       status >> 16 == PTRACE_EVENT_STOP ? "STOP" :
 		       status >> 16 ? "other" : "none");
 	else
-		tt_say("parent: child %s %d\n", WIFEXITED(status) ? "exited" :
-		       "killed by signal", WIFEXITED(status) ?
-		       WEXITSTATUS(status) : WTERMSIG(status));
+		tt_say_end("parent: child", status);
 }
 
 TT_MAIN

@@ -16,28 +16,10 @@
  * ip reported, or the tracer's step state fighting the debugger's step
  * and detach.
  */
-#include "../tt.h"
-#include <elf.h>
-#include <signal.h>
+#include "../tt_dbg.h"
 #include <sys/prctl.h>
-#include <sys/ptrace.h>
-#include <sys/uio.h>
-#include <sys/user.h>
-#include <sys/wait.h>
 
 #define CALLS	5
-
-#if defined(__x86_64__)
-typedef struct user_regs_struct regs_t;
-#define IP(r)		((r).rip)
-#define TRAP_AT(w)	(((w) & ~0xffUL) | 0xcc)
-#define HIT_IP(a)	((a) + 1)
-#elif defined(__powerpc64__)
-typedef struct pt_regs regs_t;
-#define IP(r)		((r).nip)
-#define TRAP_AT(w)	(((w) & ~0xffffffffUL) | 0x7fe00008)
-#define HIT_IP(a)	(a)
-#endif
 
 static volatile int total;
 
@@ -49,31 +31,20 @@ __attribute__((noinline)) void target(int v)
 /* called through a pointer: on POWER that enters at the global entry */
 static void (*volatile fp)(int) = target;
 
-static int regs(pid_t pid, int req, regs_t *r)
-{
-	struct iovec iov = { r, sizeof(*r) };
-
-	return ptrace(req, pid, (void *)NT_PRSTATUS, &iov);
-}
-
 /* the debugger, in the child: 0 if all went as expected */
 static int debugger(pid_t pid, int ready)
 {
-	unsigned long addr = (unsigned long)fp, orig, trap;
-	int status, hits = 0, ip_ok = 0, steps = 0;
-	regs_t r;
+	unsigned long addr = (unsigned long)fp, orig, trap, ip;
+	int status, hits = 0, ip_ok = 0, steps = 0, e;
 
-	if (ptrace(PTRACE_SEIZE, pid, NULL, NULL) ||
-	    ptrace(PTRACE_INTERRUPT, pid, NULL, NULL))
-		return 20;
-	if (waitpid(pid, &status, __WALL) != pid || !WIFSTOPPED(status) ||
-	    status >> 16 != PTRACE_EVENT_STOP)
-		return 21;
+	e = tt_seize_stop(pid);
+	if (e)
+		return 19 + e;		/* 20: refused, 21: another stop */
 	errno = 0;
 	orig = ptrace(PTRACE_PEEKTEXT, pid, (void *)addr, NULL);
 	if (errno)
 		return 22;
-	trap = TRAP_AT(orig);
+	trap = TT_BP_WORD(orig);
 	if (ptrace(PTRACE_POKETEXT, pid, (void *)addr, (void *)trap) ||
 	    ptrace(PTRACE_CONT, pid, NULL, NULL) ||
 	    write(ready, "g", 1) != 1)
@@ -88,20 +59,21 @@ static int debugger(pid_t pid, int ready)
 			continue;
 		}
 		hits++;
-		if (regs(pid, PTRACE_GETREGSET, &r))
+		ip = tt_ip(pid);
+		if (!ip)
 			return 26;
-		ip_ok += IP(r) == HIT_IP(addr);
-		IP(r) = addr;
+		ip_ok += ip == TT_BP_HIT_IP(addr);
 		if (ptrace(PTRACE_POKETEXT, pid, (void *)addr, (void *)orig) ||
-		    regs(pid, PTRACE_SETREGSET, &r))
+		    tt_set_ip(pid, addr))
 			return 27;
 		if (hits == CALLS)
 			break;
 		if (ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL) ||
 		    waitpid(pid, &status, __WALL) != pid)
 			return 28;
-		if (WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP &&
-		    !regs(pid, PTRACE_GETREGSET, &r) && IP(r) != addr)
+		ip = tt_ip(pid);
+		if (WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP && ip &&
+		    ip != addr)
 			steps++;
 		if (ptrace(PTRACE_POKETEXT, pid, (void *)addr, (void *)trap) ||
 		    ptrace(PTRACE_CONT, pid, NULL, NULL))
@@ -130,9 +102,7 @@ TT_MAIN
 		fp(i);
 	tt_sys(waitpid(pid, &status, 0));
 	tt_say("parent: target() summed %d\n", total);
-	tt_say("parent: debugger child %s %d\n", WIFEXITED(status) ?
-	       "exited" : "killed by signal", WIFEXITED(status) ?
-	       WEXITSTATUS(status) : WTERMSIG(status));
+	tt_say_end("parent: debugger child", status);
 	tt_check(total == CALLS * (CALLS + 1) / 2);
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	tt_ok();

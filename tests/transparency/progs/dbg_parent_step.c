@@ -15,11 +15,8 @@
  * bit left set after the detach (the parent dies of SIGTRAP), a stop
  * missed while the tracer is stepping the task.
  */
-#include "../tt.h"
-#include <signal.h>
+#include "../tt_dbg.h"
 #include <sys/prctl.h>
-#include <sys/ptrace.h>
-#include <sys/wait.h>
 
 #define STEPS	100
 #define ROUNDS	300
@@ -39,14 +36,11 @@ __attribute__((noinline)) unsigned long checksum(void)
 /* the debugger, in the child: 0 if all went as expected */
 static int debugger(pid_t pid)
 {
-	int status, i;
+	int status, i, e;
 
-	if (ptrace(PTRACE_SEIZE, pid, NULL, NULL) ||
-	    ptrace(PTRACE_INTERRUPT, pid, NULL, NULL))
-		return 20;
-	if (waitpid(pid, &status, __WALL) != pid || !WIFSTOPPED(status) ||
-	    status >> 16 != PTRACE_EVENT_STOP)
-		return 21;
+	e = tt_seize_stop(pid);
+	if (e)
+		return 19 + e;		/* 20: refused, 21: another stop */
 	for (i = 0; i < STEPS; i++) {
 		if (ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL) ||
 		    waitpid(pid, &status, __WALL) != pid)
@@ -82,9 +76,7 @@ TT_MAIN
 	tt_sys(waitpid(pid, &status, 0));
 	tt_say("parent: checksum %lx after being stepped, the same as unstepped: %s\n",
 	       sum, sum == checksum() ? "yes" : "no");
-	tt_say("parent: debugger child %s %d\n", WIFEXITED(status) ?
-	       "exited" : "killed by signal", WIFEXITED(status) ?
-	       WEXITSTATUS(status) : WTERMSIG(status));
+	tt_say_end("parent: debugger child", status);
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	tt_check(sum == checksum());
 	tt_ok();

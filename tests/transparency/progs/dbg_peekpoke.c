@@ -17,13 +17,9 @@
  * cached copies overriding the debugger's writes), or its step bit
  * showing in the registers a debugger reads.
  */
-#include "../tt.h"
+#include "../tt_dbg.h"
 #include <fcntl.h>
-#include <signal.h>
 #include <stddef.h>
-#include <sys/ptrace.h>
-#include <sys/user.h>
-#include <sys/wait.h>
 
 #if defined(__x86_64__)
 #define FLAGS_OFF	offsetof(struct user, regs.eflags)
@@ -48,9 +44,7 @@ static void child(void)
 
 	for (i = 0; i < N; i++)
 		data[i] = (long)i * i;
-	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-		_exit(10);
-	raise(SIGSTOP);
+	tt_traceme();
 	for (i = 0; i < N; i++)
 		sum += data[i];
 	tt_say("child: sum %ld, text \"%s\"\n", sum, text);
@@ -68,8 +62,7 @@ TT_MAIN
 	pid = tt_sys(fork());
 	if (pid == 0)
 		child();
-	tt_sys(waitpid(pid, &status, 0));
-	tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	tt_wait_stop(pid, SIGSTOP);
 	for (i = 0; i < N; i++) {
 		errno = 0;
 		w = ptrace(PTRACE_PEEKDATA, pid, &data[i], NULL);
@@ -103,9 +96,7 @@ TT_MAIN
 
 	tt_sys(ptrace(PTRACE_CONT, pid, NULL, NULL));
 	tt_sys(waitpid(pid, &status, 0));
-	tt_say("parent: child %s %d\n", WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
+	tt_say_end("parent: child", status);
 	tt_check(peek_ok);
 	tt_check(!(flags & STEP_BITS));
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 0);

@@ -12,19 +12,11 @@
  * ptrace stop (resuming the task at the old place, or logging and
  * stepping from it), or restores registers it saved before the stop.
  */
-#include "../tt.h"
-#include <elf.h>
-#include <signal.h>
-#include <sys/ptrace.h>
+#include "../tt_dbg.h"
 #include <sys/syscall.h>
-#include <sys/uio.h>
-#include <sys/user.h>
-#include <sys/wait.h>
 
 #if defined(__x86_64__)
-typedef struct user_regs_struct regs_t;
-
-static void redirect(regs_t *r, unsigned long fn, long arg)
+static void redirect(tt_regs_t *r, unsigned long fn, long arg)
 {
 	r->rip = fn;
 	r->rdi = arg;
@@ -33,9 +25,7 @@ static void redirect(regs_t *r, unsigned long fn, long arg)
 	r->orig_rax = -1;	/* no syscall restart */
 }
 #elif defined(__powerpc64__)
-typedef struct pt_regs regs_t;
-
-static void redirect(regs_t *r, unsigned long fn, long arg)
+static void redirect(tt_regs_t *r, unsigned long fn, long arg)
 {
 	r->nip = fn;
 	r->gpr[12] = fn;
@@ -43,13 +33,6 @@ static void redirect(regs_t *r, unsigned long fn, long arg)
 	r->gpr[1] = (r->gpr[1] - 1024) & ~15UL;
 }
 #endif
-
-static int regs(pid_t pid, int req, regs_t *r)
-{
-	struct iovec iov = { r, sizeof(*r) };
-
-	return ptrace(req, pid, (void *)NT_PRSTATUS, &iov);
-}
 
 __attribute__((noinline, used)) void redirected(long arg)
 {
@@ -60,7 +43,7 @@ __attribute__((noinline, used)) void redirected(long arg)
 TT_MAIN
 {
 	int status;
-	regs_t r;
+	tt_regs_t r;
 	pid_t pid;
 
 	pid = tt_sys(fork());
@@ -71,17 +54,14 @@ TT_MAIN
 		tt_say("child: resumed where it stopped\n");
 		_exit(11);
 	}
-	tt_sys(waitpid(pid, &status, 0));
-	tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
-	tt_check(regs(pid, PTRACE_GETREGSET, &r) == 0);
+	tt_wait_stop(pid, SIGSTOP);
+	tt_check(tt_regs(pid, PTRACE_GETREGSET, &r) == 0);
 	redirect(&r, (unsigned long)redirected, 1234);
-	tt_check(regs(pid, PTRACE_SETREGSET, &r) == 0);
+	tt_check(tt_regs(pid, PTRACE_SETREGSET, &r) == 0);
 	tt_say("parent: ip set to redirected()\n");
 	tt_sys(ptrace(PTRACE_CONT, pid, NULL, NULL));
 	tt_sys(waitpid(pid, &status, 0));
-	tt_say("parent: child %s %d\n", WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
+	tt_say_end("parent: child", status);
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 7);
 	tt_ok();
 	return 0;

@@ -42,16 +42,10 @@ static void child(void)
 {
 	int sigs[] = { SIGUSR1, SIGUSR2, SIGHUP, SIGRTMIN };
 	union sigval v = { .sival_int = 5 };
-	struct sigaction sa;
 	unsigned int i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sig;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (sigaction(sigs[i], &sa, NULL))
-			_exit(10);
+		tt_handle(sigs[i], on_sig, 0);
 	if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
 		_exit(10);
 	raise(SIGUSR1);
@@ -106,9 +100,7 @@ TT_MAIN
 		}
 		tt_sys(ptrace(PTRACE_CONT, pid, NULL, (void *)(long)inject));
 	}
-	tt_say("parent: child %s %d\n", WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
+	tt_say_end("parent: child", status);
 	tt_check(n == 4);
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	tt_ok();

@@ -12,10 +12,7 @@
  * or misattributed SIGTRAPs, a step bit left set after PTRACE_CONT (the
  * child killed by SIGTRAP) or a stuck stepping state.
  */
-#include "../tt.h"
-#include <signal.h>
-#include <sys/ptrace.h>
-#include <sys/wait.h>
+#include "../tt_dbg.h"
 
 #define STEPS	50
 
@@ -27,20 +24,15 @@ TT_MAIN
 	siginfo_t si;
 	pid_t pid;
 
-	pid = tt_sys(fork());
+	pid = tt_fork_tracee();
 	if (pid == 0) {
 		long s = 0;
 
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
-			_exit(10);
-		raise(SIGSTOP);
 		for (i = 0; i < 100; i++)
 			s += i;
 		sink = s;
 		_exit(s == 4950 ? 3 : 11);
 	}
-	tt_sys(waitpid(pid, &status, 0));
-	tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
 	tt_say("child stopped by SIGSTOP\n");
 	for (i = 0; i < STEPS; i++) {
 		tt_sys(ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL));
@@ -63,12 +55,7 @@ TT_MAIN
 	if (WIFSTOPPED(status))
 		tt_sys(ptrace(PTRACE_CONT, pid, NULL, NULL));
 	tt_sys(waitpid(pid, &status, 0));
-	if (WIFEXITED(status))
-		tt_say("child exited %d\n", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		tt_say("child killed by signal %d\n", WTERMSIG(status));
-	else
-		tt_say("child stopped by signal %d\n", WSTOPSIG(status));
+	tt_say_end("child", status);
 	tt_check(traps == STEPS && trace_code == STEPS && !other);
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 3);
 	tt_ok();

@@ -19,43 +19,15 @@
  * the same path: a stop lost at the handler entry or at the sigreturn,
  * or the return landing anywhere but the interrupted instruction.
  */
-#include "../tt.h"
-#include <elf.h>
-#include <signal.h>
-#include <sys/ptrace.h>
-#include <sys/uio.h>
-#include <sys/user.h>
-#include <sys/wait.h>
+#include "../tt_dbg.h"
 
 #define MAX_STEPS	5000
 
-#if defined(__x86_64__)
-typedef struct user_regs_struct regs_t;
-#define IP(r)	((r).rip)
-asm(".text\n"
-    ".globl step_hdl\n"
-    ".type step_hdl, @function\n"
-    "step_hdl:\n"			/* rdi = own pid */
-    "	movl $62, %eax\n"		/* kill(pid, SIGSTOP) */
-    "	movl $19, %esi\n"
-    "	syscall\n"
+asm(TT_ASM_FUNC("step_hdl")		/* argument: own pid */
+    TT_ASM_KILL_STOP
     ".globl sh_0\nsh_0:	nop\n"
-    ".globl sh_1\nsh_1:	ret\n"
+    ".globl sh_1\nsh_1:" TT_ASM_RET
     ".size step_hdl, . - step_hdl\n");
-#elif defined(__powerpc64__)
-typedef struct pt_regs regs_t;
-#define IP(r)	((r).nip)
-asm(".text\n"
-    ".globl step_hdl\n"
-    ".type step_hdl, @function\n"
-    "step_hdl:\n"			/* r3 = own pid */
-    "	li 4, 19\n"			/* kill(pid, SIGSTOP) */
-    "	li 0, 37\n"
-    "	sc\n"
-    ".globl sh_0\nsh_0:	nop\n"
-    ".globl sh_1\nsh_1:	blr\n"
-    ".size step_hdl, . - step_hdl\n");
-#endif
 
 void step_hdl(long pid);
 extern char sh_0[], sh_1[];
@@ -66,18 +38,6 @@ static void on_usr1(int sig)
 {
 	(void)sig;
 	handled++;
-}
-
-static unsigned long ip(pid_t pid)
-{
-	struct iovec iov;
-	regs_t r;
-
-	iov.iov_base = &r;
-	iov.iov_len = sizeof(r);
-	if (ptrace(PTRACE_GETREGSET, pid, (void *)NT_PRSTATUS, &iov))
-		return 0;
-	return IP(r);
 }
 
 static int step(pid_t pid, int sig)
@@ -111,9 +71,8 @@ TT_MAIN
 		step_hdl(getpid());
 		_exit(handled == 1 ? 0 : 11);
 	}
-	tt_sys(waitpid(pid, &status, 0));
-	tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
-	tt_check(ip(pid) == (unsigned long)sh_0);
+	tt_wait_stop(pid, SIGSTOP);
+	tt_check(tt_ip(pid) == (unsigned long)sh_0);
 	tt_check(step(pid, SIGUSR1) == 0);
 	errno = 0;
 	ran = ptrace(PTRACE_PEEKDATA, pid, (void *)&handled, NULL);
@@ -121,7 +80,7 @@ TT_MAIN
 	tt_say("parent: first stop: the handler has run: %s\n",
 	       (int)ran ? "yes" : "no");
 	for (n = 1; n < MAX_STEPS; n++) {
-		at = ip(pid);
+		at = tt_ip(pid);
 		if (at == (unsigned long)on_usr1 && !entry)
 			entry = n;
 		if (at == (unsigned long)sh_0 || at == (unsigned long)sh_1) {
@@ -139,9 +98,7 @@ TT_MAIN
 	tt_say("parent: stops other than SIGTRAP: %d\n", bad);
 	tt_sys(ptrace(PTRACE_CONT, pid, NULL, NULL));
 	tt_sys(waitpid(pid, &status, 0));
-	tt_say("parent: child %s %d\n", WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
+	tt_say_end("parent: child", status);
 	tt_check(!(int)ran && entry > 0 && back > entry && !bad);
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	tt_ok();

@@ -18,25 +18,11 @@
  * the kernel reports the step itself), a wrong ip, or a step bit
  * inherited by the forked task.
  */
-#include "../tt.h"
-#include <elf.h>
-#include <signal.h>
-#include <sys/ptrace.h>
-#include <sys/uio.h>
-#include <sys/user.h>
-#include <sys/wait.h>
+#include "../tt_dbg.h"
 
 #if defined(__x86_64__)
-typedef struct user_regs_struct regs_t;
-#define IP(r)	((r).rip)
-#define RET(r)	((r).rax)
-asm(".text\n"
-    ".globl step_sys\n"
-    ".type step_sys, @function\n"
-    "step_sys:\n"			/* rdi = own pid */
-    "	movl $62, %eax\n"		/* kill(pid, SIGSTOP) */
-    "	movl $19, %esi\n"
-    "	syscall\n"
+asm(TT_ASM_FUNC("step_sys")		/* rdi = own pid */
+    TT_ASM_KILL_STOP
     ".globl ss_0\nss_0:	movl $39, %eax\n"	/* getpid */
     ".globl ss_1\nss_1:	syscall\n"
     ".globl ss_2\nss_2:	movl $57, %eax\n"	/* fork */
@@ -49,16 +35,8 @@ asm(".text\n"
     "	syscall\n"
     ".size step_sys, . - step_sys\n");
 #elif defined(__powerpc64__)
-typedef struct pt_regs regs_t;
-#define IP(r)	((r).nip)
-#define RET(r)	((r).gpr[3])
-asm(".text\n"
-    ".globl step_sys\n"
-    ".type step_sys, @function\n"
-    "step_sys:\n"			/* r3 = own pid */
-    "	li 4, 19\n"			/* kill(pid, SIGSTOP) */
-    "	li 0, 37\n"
-    "	sc\n"
+asm(TT_ASM_FUNC("step_sys")		/* r3 = own pid */
+    TT_ASM_KILL_STOP
     ".globl ss_0\nss_0:	li 0, 20\n"		/* getpid */
     ".globl ss_1\nss_1:	sc\n"
     ".globl ss_2\nss_2:	li 0, 2\n"		/* fork */
@@ -75,13 +53,6 @@ asm(".text\n"
 long step_sys(long pid);
 extern char ss_0[], ss_1[], ss_2[], ss_3[], ss_4[], ss_5[], ss_6[];
 
-static int regs(pid_t pid, regs_t *r)
-{
-	struct iovec iov = { r, sizeof(*r) };
-
-	return ptrace(PTRACE_GETREGSET, pid, (void *)NT_PRSTATUS, &iov);
-}
-
 static void child(void)
 {
 	sigset_t chld;
@@ -97,9 +68,7 @@ static void child(void)
 	g = step_sys(getpid());
 	if (g <= 0 || waitpid(g, &status, 0) != g)
 		_exit(11);
-	tt_say("child: grandchild %s %d\n", WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
+	tt_say_end("child: grandchild", status);
 	_exit(WIFEXITED(status) && WEXITSTATUS(status) == 9 ? 0 : 12);
 }
 
@@ -111,18 +80,17 @@ TT_MAIN
 	char *const at[] = { ss_0, ss_1, ss_2, ss_3, ss_4, ss_5, ss_6 };
 	int status, i, k, last = -1, n, bad = 0, pid_ok = 0, fork_ok = 0;
 	char line[256];
-	regs_t r;
+	tt_regs_t r;
 	pid_t pid;
 
 	pid = tt_sys(fork());
 	if (pid == 0)
 		child();
-	tt_sys(waitpid(pid, &status, 0));
-	tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
-	tt_check(regs(pid, &r) == 0);
+	tt_wait_stop(pid, SIGSTOP);
+	tt_check(tt_regs(pid, PTRACE_GETREGSET, &r) == 0);
 	n = snprintf(line, sizeof(line), "stops:");
 	for (i = 0; i < 10; i++) {
-		for (k = 0; k < 7 && IP(r) != (unsigned long)at[k]; k++)
+		for (k = 0; k < 7 && TT_R_IP(r) != (unsigned long)at[k]; k++)
 			;
 		n += snprintf(line + n, sizeof(line) - n, " %s",
 			      k < 7 ? name[k] : "?");
@@ -131,9 +99,9 @@ TT_MAIN
 			break;
 		}
 		/* the first stop past each syscall: its result */
-		if (last < 2 && k >= 2 && (long)RET(r) == pid)
+		if (last < 2 && k >= 2 && (long)TT_R_RET(r) == pid)
 			pid_ok = 1;
-		if (last < 4 && k >= 4 && (long)RET(r) > 0)
+		if (last < 4 && k >= 4 && (long)TT_R_RET(r) > 0)
 			fork_ok = 1;
 		last = k;
 		if (k == 6)
@@ -143,7 +111,7 @@ TT_MAIN
 		tt_check(WIFSTOPPED(status));
 		if (WSTOPSIG(status) != SIGTRAP)
 			bad++;
-		tt_check(regs(pid, &r) == 0);
+		tt_check(tt_regs(pid, PTRACE_GETREGSET, &r) == 0);
 	}
 	tt_say("parent: %s\n", line);
 	tt_sys(ptrace(PTRACE_CONT, pid, NULL, NULL));
@@ -152,9 +120,7 @@ TT_MAIN
 		tt_sys(ptrace(PTRACE_CONT, pid, NULL,
 			      (void *)(long)WSTOPSIG(status)));
 	}
-	tt_say("parent: child %s %d\n", WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
+	tt_say_end("parent: child", status);
 	tt_say("parent: getpid's result the child's pid: %s, fork's the grandchild's: %s\n",
 	       pid_ok ? "yes" : "no", fork_ok ? "yes" : "no");
 	tt_check(!bad && last == 6 && pid_ok && fork_ok);

@@ -14,40 +14,25 @@
  * and exit (its own trap after the system-call instruction taken as a
  * stop), or moves the ip the kernel reports at the syscall.
  */
-#include "../tt.h"
+#include "../tt_dbg.h"
 #include <linux/audit.h>
-#include <signal.h>
-#include <sys/ptrace.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 
 #define CALLS	10
 
 #if defined(__x86_64__)
 #define ARCH	AUDIT_ARCH_X86_64
-asm(".text\n"
-    ".globl raw_getpid\n"
-    ".type raw_getpid, @function\n"
-    "raw_getpid:\n"
-    "	movl $39, %eax\n"
-    "	syscall\n"
-    ".globl raw_getpid_ret\n"
-    "raw_getpid_ret:\n"
-    "	ret\n"
-    ".size raw_getpid, . - raw_getpid\n");
+#define GETPID	"	movl $39, %eax\n	syscall\n"
 #elif defined(__powerpc64__)
 #define ARCH	AUDIT_ARCH_PPC64LE
-asm(".text\n"
-    ".globl raw_getpid\n"
-    ".type raw_getpid, @function\n"
-    "raw_getpid:\n"
-    "	li 0, 20\n"
-    "	sc\n"
+#define GETPID	"	li 0, 20\n	sc\n"
+#endif
+asm(TT_ASM_FUNC("raw_getpid")
+    GETPID
     ".globl raw_getpid_ret\n"
     "raw_getpid_ret:\n"
-    "	blr\n"
+    TT_ASM_RET
     ".size raw_getpid, . - raw_getpid\n");
-#endif
 
 long raw_getpid(void);
 extern char raw_getpid_ret[];
@@ -79,8 +64,7 @@ TT_MAIN
 	pid = tt_sys(fork());
 	if (pid == 0)
 		child();
-	tt_sys(waitpid(pid, &status, 0));
-	tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	tt_wait_stop(pid, SIGSTOP);
 	tt_sys(ptrace(PTRACE_SETOPTIONS, pid, NULL,
 		      (void *)PTRACE_O_TRACESYSGOOD));
 	for (;;) {
@@ -131,9 +115,7 @@ TT_MAIN
 	       exit_group && last_nr == SYS_exit_group ? "yes" : "no");
 	tt_say("entry/exit out of order: %d, other stops: %d\n", order_bad,
 	       other);
-	tt_say("child %s %d\n", WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
+	tt_say_end("child", status);
 	tt_check(entries == CALLS && ip_ok == CALLS && exits == CALLS &&
 		 ret_ok == CALLS);
 	tt_check(ebadf && exit_group && !order_bad && !other);

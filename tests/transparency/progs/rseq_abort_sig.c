@@ -16,23 +16,14 @@
  * signal-delivery handling, keeps the kernel from the abort fix-up (the
  * handler returns into the middle of the section) or fakes one.
  */
-#include "../tt.h"
+#include "../tt_rseq.h"
 #include <pthread.h>
-#include <signal.h>
-#include <sys/rseq.h>
-#include <sys/syscall.h>
-#include <ucontext.h>
 
 __attribute__((used)) volatile int in_cs, flag, aborts;
 
 #if defined(__x86_64__)
-#define IP(uc)	((uc)->uc_mcontext.gregs[REG_RIP])
-asm(".text\n"
-    ".globl rseq_spin\n"
-    ".type rseq_spin, @function\n"
-    "rseq_spin:\n"			/* rdi = rseq area */
-    "1:	leaq spin_desc(%rip), %rax\n"
-    "	movq %rax, 8(%rdi)\n"		/* rseq_cs */
+asm(TT_RSEQ_FUNC("rseq_spin")		/* rdi = rseq area */
+    "1:" TT_RSEQ_ARM("spin_desc")
     ".globl spin_start\n"
     "spin_start:\n"
     "	movl $1, in_cs(%rip)\n"
@@ -42,7 +33,7 @@ asm(".text\n"
     "spin_post:\n"			/* the flag set, no abort since */
     "	xorl %eax, %eax\n"
     "	ret\n"
-    "	.long 0x53053053\n"		/* RSEQ_SIG */
+    TT_RSEQ_SIG_WORD
     ".globl spin_abort\n"
     "spin_abort:\n"
     "	lock incl aborts(%rip)\n"
@@ -50,31 +41,11 @@ asm(".text\n"
     "	je 1b\n"
     "	movl $1, %eax\n"
     "	ret\n"
-    ".size rseq_spin, . - rseq_spin\n"
-    ".data\n"
-    ".balign 32\n"
-    "spin_desc:\n"
-    "	.long 0, 0\n"
-    "	.quad spin_start, spin_post - spin_start, spin_abort\n"
-    ".text\n");
-
-static char *thread_pointer(void)
-{
-	return __builtin_thread_pointer();
-}
+    TT_RSEQ_END("rseq_spin", "spin_desc", "spin_start", "spin_post",
+		"spin_abort"));
 #elif defined(__powerpc64__)
-#include <asm/ptrace.h>
-#define IP(uc)	((uc)->uc_mcontext.gp_regs[PT_NIP])
-asm(".text\n"
-    ".globl rseq_spin\n"
-    ".type rseq_spin, @function\n"
-    "rseq_spin:\n"			/* r3 = rseq area */
-    "0:	addis 2, 12, .TOC.-0b@ha\n"
-    "	addi 2, 2, .TOC.-0b@l\n"
-    "	.localentry rseq_spin, .-rseq_spin\n"
-    "1:	addis 9, 2, spin_desc@toc@ha\n"
-    "	addi 9, 9, spin_desc@toc@l\n"
-    "	std 9, 8(3)\n"			/* rseq_cs */
+asm(TT_RSEQ_FUNC("rseq_spin")		/* r3 = rseq area */
+    "1:" TT_RSEQ_ARM("spin_desc")
     ".globl spin_start\n"
     "spin_start:\n"
     "	li 10, 1\n"
@@ -88,7 +59,7 @@ asm(".text\n"
     "spin_post:\n"			/* the flag set, no abort since */
     "	li 3, 0\n"
     "	blr\n"
-    "	.long 0x0fe5000b\n"		/* RSEQ_SIG */
+    TT_RSEQ_SIG_WORD
     ".globl spin_abort\n"
     "spin_abort:\n"
     "	addis 11, 2, aborts@toc@ha\n"
@@ -101,20 +72,8 @@ asm(".text\n"
     "	beq 1b\n"
     "	li 3, 1\n"
     "	blr\n"
-    ".size rseq_spin, . - rseq_spin\n"
-    ".data\n"
-    ".balign 32\n"
-    "spin_desc:\n"
-    "	.long 0, 0\n"
-    "	.quad spin_start, spin_post - spin_start, spin_abort\n"
-    ".text\n");
-
-static char *thread_pointer(void)
-{
-	register char *r13 asm("r13");
-
-	return r13;
-}
+    TT_RSEQ_END("rseq_spin", "spin_desc", "spin_start", "spin_post",
+		"spin_abort"));
 #endif
 
 long rseq_spin(volatile struct rseq *rs);
@@ -125,7 +84,7 @@ static pid_t main_tid;
 
 static void on_usr1(int sig, siginfo_t *si, void *ctx)
 {
-	unsigned long ip = IP((ucontext_t *)ctx);
+	unsigned long ip = TT_UC_IP((ucontext_t *)ctx);
 
 	(void)sig;
 	(void)si;
@@ -146,20 +105,12 @@ static void *helper(void *arg)
 TT_MAIN
 {
 	volatile struct rseq *rs;
-	struct sigaction sa;
 	pthread_t t;
 
-	if (__rseq_size == 0) {
-		tt_say("rseq: no area registered (no rseq): skipped\n");
-		tt_ok();
+	if (tt_rseq_none(1))
 		return 0;
-	}
-	rs = (struct rseq *)(thread_pointer() + __rseq_offset);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_usr1;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	rs = tt_rseq_area();
+	tt_handle(SIGUSR1, on_usr1, 0);
 	main_tid = gettid();
 	tt_check(pthread_create(&t, NULL, helper, NULL) == 0);
 	/*

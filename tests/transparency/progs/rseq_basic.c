@@ -13,31 +13,11 @@
  * trips the kernel's rseq checks (a task killed with SIGSEGV on return
  * from a step because the area looks inconsistent).
  */
-#include "../tt.h"
+#include "../tt_rseq.h"
 #include <sched.h>
 #include <stdint.h>
-#include <sys/rseq.h>
-#include <sys/syscall.h>
-
-#if defined(__x86_64__)
-#define SIG	0x53053053
-#elif defined(__powerpc64__)
-#define SIG	0x0fe5000b
-#endif
 
 static struct rseq own __attribute__((aligned(32)));
-
-/* what __builtin_thread_pointer() gives (gcc 12 lacks it on powerpc) */
-static char *thread_pointer(void)
-{
-#if defined(__x86_64__)
-	return __builtin_thread_pointer();
-#elif defined(__powerpc64__)
-	register char *r13 asm("r13");
-
-	return r13;
-#endif
-}
 
 TT_MAIN
 {
@@ -46,10 +26,9 @@ TT_MAIN
 	int i, bad = 0, agreed = 0;
 
 	if (__rseq_size > 0) {
-		rs = (struct rseq *)(thread_pointer() +
-				     __rseq_offset);
+		rs = tt_rseq_area();
 	} else {
-		if (syscall(SYS_rseq, &own, sizeof(own), 0, SIG)) {
+		if (tt_rseq(&own, sizeof(own), 0, RSEQ_SIG)) {
 			tt_say("rseq: not available\n");
 			tt_ok();
 			return 0;

@@ -16,30 +16,17 @@
  * debugger's stop (the section then runs stepped to its commit), or
  * that makes a free-running section abort forever (a hang).
  */
-#include "../tt.h"
-#include <elf.h>
-#include <signal.h>
-#include <sys/ptrace.h>
-#include <sys/rseq.h>
-#include <sys/uio.h>
-#include <sys/user.h>
-#include <sys/wait.h>
+#include "../tt_dbg.h"
+#include "../tt_rseq.h"
 
 __attribute__((used)) volatile long counter, aborts;
 __attribute__((used)) volatile struct rseq *step_rs;	/* POWER's r8 */
 
 #if defined(__x86_64__)
-typedef struct user_regs_struct regs_t;
-#define IP(r)	((r).rip)
-asm(".text\n"
-    ".globl rseq_step\n"
-    ".type rseq_step, @function\n"
-    "rseq_step:\n"			/* rdi = rseq area, rsi = own pid */
+asm(TT_RSEQ_FUNC("rseq_step")		/* rdi = rseq area, rsi = own pid */
     "	movq %rdi, %r8\n"
     "	movq %rsi, %rdi\n"
-    "	movl $19, %esi\n"		/* kill(pid, SIGSTOP) */
-    "	movl $62, %eax\n"
-    "	syscall\n"
+    TT_ASM_KILL_STOP
     ".globl ps_0\nps_0:\n"
     "	leaq step_desc(%rip), %rax\n"
     ".globl ps_1\nps_1:\n"
@@ -50,37 +37,17 @@ asm(".text\n"
     "	movq %rcx, counter(%rip)\n"	/* commit */
     ".globl ps_post\nps_post:\n"
     "	ret\n"
-    "	.long 0x53053053\n"		/* RSEQ_SIG */
+    TT_RSEQ_SIG_WORD
     ".globl ps_abort\nps_abort:\n"
     "	incq aborts(%rip)\n"
     "	jmp ps_0\n"
     ".globl ps_end\nps_end:\n"
-    ".size rseq_step, . - rseq_step\n"
-    ".data\n"
-    ".balign 32\n"
-    "step_desc:\n"
-    "	.long 0, 0\n"
-    "	.quad ps_start, ps_post - ps_start, ps_abort\n"
-    ".text\n");
-
-static char *thread_pointer(void)
-{
-	return __builtin_thread_pointer();
-}
+    TT_RSEQ_END("rseq_step", "step_desc", "ps_start", "ps_post",
+		"ps_abort"));
 #elif defined(__powerpc64__)
-typedef struct pt_regs regs_t;
-#define IP(r)	((r).nip)
-asm(".text\n"
-    ".globl rseq_step\n"
-    ".type rseq_step, @function\n"
-    "rseq_step:\n"			/* r3 = rseq area, r4 = own pid */
-    "0:	addis 2, 12, .TOC.-0b@ha\n"
-    "	addi 2, 2, .TOC.-0b@l\n"
-    "	.localentry rseq_step, .-rseq_step\n"
+asm(TT_RSEQ_FUNC("rseq_step")		/* r3 = rseq area, r4 = own pid */
     "	mr 3, 4\n"
-    "	li 4, 19\n"			/* kill(pid, SIGSTOP) */
-    "	li 0, 37\n"
-    "	sc\n"
+    TT_ASM_KILL_STOP
     ".globl ps_0\nps_0:\n"
     "	addis 8, 2, step_rs@toc@ha\n"	/* sc may clobber r4-r12 */
     "	ld 8, step_rs@toc@l(8)\n"
@@ -96,7 +63,7 @@ asm(".text\n"
     "	std 10, counter@toc@l(11)\n"	/* commit */
     ".globl ps_post\nps_post:\n"
     "	blr\n"
-    "	.long 0x0fe5000b\n"		/* RSEQ_SIG */
+    TT_RSEQ_SIG_WORD
     ".globl ps_abort\nps_abort:\n"
     "	addis 11, 2, aborts@toc@ha\n"
     "	ld 10, aborts@toc@l(11)\n"
@@ -104,20 +71,8 @@ asm(".text\n"
     "	std 10, aborts@toc@l(11)\n"
     "	b ps_0\n"
     ".globl ps_end\nps_end:\n"
-    ".size rseq_step, . - rseq_step\n"
-    ".data\n"
-    ".balign 32\n"
-    "step_desc:\n"
-    "	.long 0, 0\n"
-    "	.quad ps_start, ps_post - ps_start, ps_abort\n"
-    ".text\n");
-
-static char *thread_pointer(void)
-{
-	register char *r13 asm("r13");
-
-	return r13;
-}
+    TT_RSEQ_END("rseq_step", "step_desc", "ps_start", "ps_post",
+		"ps_abort"));
 #endif
 
 void rseq_step(volatile struct rseq *rs, long pid);
@@ -138,16 +93,6 @@ static const char *where(unsigned long ip)
 	if (ip >= (unsigned long)ps_abort && ip < (unsigned long)ps_end)
 		return "abort";
 	return "elsewhere";
-}
-
-static unsigned long ip(pid_t pid)
-{
-	regs_t r;
-	struct iovec iov = { &r, sizeof(r) };
-
-	if (ptrace(PTRACE_GETREGSET, pid, (void *)NT_PRSTATUS, &iov))
-		return 0;
-	return IP(r);
 }
 
 static void config(pid_t pid, volatile struct rseq *rs)
@@ -173,12 +118,9 @@ TT_MAIN
 	int status, i, n;
 	pid_t pid;
 
-	if (__rseq_size == 0) {
-		tt_say("rseq: no area registered (no rseq): skipped\n");
-		tt_ok();
+	if (tt_rseq_none(1))
 		return 0;
-	}
-	rs = (struct rseq *)(thread_pointer() + __rseq_offset);
+	rs = tt_rseq_area();
 	pid = tt_sys(fork());
 	if (pid == 0) {
 		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
@@ -190,23 +132,20 @@ TT_MAIN
 		       aborts > 0 ? "yes" : "no");
 		_exit(counter == 1 && aborts > 0 ? 0 : 11);
 	}
-	tt_sys(waitpid(pid, &status, 0));
-	tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	tt_wait_stop(pid, SIGSTOP);
 	config(pid, rs);
-	n = snprintf(line, sizeof(line), "parent: stops: %s", where(ip(pid)));
+	n = snprintf(line, sizeof(line), "parent: stops: %s",
+		     where(tt_ip(pid)));
 	for (i = 0; i < 10 && strcmp(w, "abort"); i++) {
 		tt_sys(ptrace(PTRACE_SINGLESTEP, pid, NULL, NULL));
-		tt_sys(waitpid(pid, &status, 0));
-		tt_check(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);
-		w = where(ip(pid));
+		tt_wait_stop(pid, SIGTRAP);
+		w = where(tt_ip(pid));
 		n += snprintf(line + n, sizeof(line) - n, " %s", w);
 	}
 	tt_say("%s\n", line);
 	tt_sys(ptrace(PTRACE_CONT, pid, NULL, NULL));
 	tt_sys(waitpid(pid, &status, 0));
-	tt_say("parent: child %s %d\n", WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
+	tt_say_end("parent: child", status);
 	tt_check(!strcmp(w, "abort"));
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	tt_ok();

@@ -16,83 +16,13 @@
  * keeps the kernel from serving the child's rseq area, or that aborts
  * every critical section there (a hang).
  */
-#include "../tt.h"
-#include <sys/rseq.h>
-#include <sys/syscall.h>
+#include "../tt_rseq.h"
 #include <sys/wait.h>
 
 #define ADDS	5
 #define NCPU	64
 
-#if defined(__x86_64__)
-asm(".text\n"
-    ".globl rseq_inc\n"
-    ".type rseq_inc, @function\n"
-    "rseq_inc:\n"			/* rdi = rseq area, rsi = counters */
-    "1:	leaq inc_desc(%rip), %rax\n"
-    "	movq %rax, 8(%rdi)\n"		/* rseq_cs */
-    "inc_start:\n"
-    "	movl 4(%rdi), %eax\n"		/* cpu_id */
-    "	shlq $6, %rax\n"		/* 64 bytes a counter */
-    "	movq (%rsi,%rax), %rcx\n"
-    "	incq %rcx\n"
-    "	movq %rcx, (%rsi,%rax)\n"	/* commit */
-    "inc_post:\n"
-    "	ret\n"
-    "	.long 0x53053053\n"		/* RSEQ_SIG */
-    "inc_abort:\n"
-    "	jmp 1b\n"
-    ".size rseq_inc, . - rseq_inc\n"
-    ".data\n"
-    ".balign 32\n"
-    "inc_desc:\n"
-    "	.long 0, 0\n"
-    "	.quad inc_start, inc_post - inc_start, inc_abort\n"
-    ".text\n");
-
-static char *thread_pointer(void)
-{
-	return __builtin_thread_pointer();
-}
-#elif defined(__powerpc64__)
-asm(".text\n"
-    ".globl rseq_inc\n"
-    ".type rseq_inc, @function\n"
-    "rseq_inc:\n"			/* r3 = rseq area, r4 = counters */
-    "0:	addis 2, 12, .TOC.-0b@ha\n"
-    "	addi 2, 2, .TOC.-0b@l\n"
-    "	.localentry rseq_inc, .-rseq_inc\n"
-    "1:	addis 9, 2, inc_desc@toc@ha\n"
-    "	addi 9, 9, inc_desc@toc@l\n"
-    "	std 9, 8(3)\n"			/* rseq_cs */
-    "inc_start:\n"
-    "	lwz 10, 4(3)\n"			/* cpu_id */
-    "	sldi 10, 10, 6\n"		/* 64 bytes a counter */
-    "	ldx 11, 4, 10\n"
-    "	addi 11, 11, 1\n"
-    "	stdx 11, 4, 10\n"		/* commit */
-    "inc_post:\n"
-    "	blr\n"
-    "	.long 0x0fe5000b\n"		/* RSEQ_SIG */
-    "inc_abort:\n"
-    "	b 1b\n"
-    ".size rseq_inc, . - rseq_inc\n"
-    ".data\n"
-    ".balign 32\n"
-    "inc_desc:\n"
-    "	.long 0, 0\n"
-    "	.quad inc_start, inc_post - inc_start, inc_abort\n"
-    ".text\n");
-
-static char *thread_pointer(void)
-{
-	register char *r13 asm("r13");
-
-	return r13;
-}
-#endif
-
-void rseq_inc(volatile struct rseq *rs, long *counters);
+TT_RSEQ_INC;
 
 static long counters[NCPU * 8] __attribute__((aligned(64)));
 
@@ -103,7 +33,7 @@ static long adds(void)
 	long sum = 0;
 	int i;
 
-	rs = (struct rseq *)(thread_pointer() + __rseq_offset);
+	rs = tt_rseq_area();
 	if (rs->cpu_id >= NCPU)
 		return -1;
 	for (i = 0; i < ADDS; i++)
@@ -117,17 +47,9 @@ static long adds(void)
 /* registering glibc's area again: "EBUSY" if it is registered */
 static const char *again(void)
 {
-	long r = syscall(SYS_rseq, thread_pointer() + __rseq_offset,
-			 sizeof(struct rseq), 0, RSEQ_SIG);
+	long r = tt_rseq(tt_rseq_area(), sizeof(struct rseq), 0, RSEQ_SIG);
 
 	return r == 0 ? "0" : errno == EBUSY ? "EBUSY" : "other error";
-}
-
-static void say_end(const char *who, int status)
-{
-	tt_say("parent: %s %s %d\n", who, WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
 }
 
 TT_MAIN
@@ -138,12 +60,8 @@ TT_MAIN
 	long sum;
 	pid_t pid;
 
-	if (__rseq_size == 0) {
-		tt_say("rseq: no area registered (no rseq): skipped\n");
-		if (argc <= 1)
-			tt_ok();
+	if (tt_rseq_none(argc <= 1))
 		return 0;
-	}
 	if (argc > 1 && !strcmp(argv[1], "execd")) {
 		sum = adds();
 		tt_say("exec'd image: registered again: %s, counters sum %ld\n",
@@ -167,18 +85,18 @@ TT_MAIN
 		_exit(127);
 	}
 	tt_sys(waitpid(pid, &status, 0));
-	say_end("fork child", status);
+	tt_say_end("parent: fork child", status);
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 
 	pid = vfork();
 	if (pid == 0) {
-		vfork_einval = syscall(SYS_rseq, NULL, 0, RSEQ_FLAG_UNREGISTER,
+		vfork_einval = tt_rseq(NULL, 0, RSEQ_FLAG_UNREGISTER,
 				       RSEQ_SIG) == -1 && errno == EINVAL;
 		_exit(0);
 	}
 	tt_check(pid > 0);
 	tt_sys(waitpid(pid, &status, 0));
-	say_end("vfork child", status);
+	tt_say_end("parent: vfork child", status);
 	tt_say("vfork child was not registered (unregister: EINVAL): %s\n",
 	       vfork_einval ? "yes" : "no");
 	sum = adds();

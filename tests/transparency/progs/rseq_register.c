@@ -17,9 +17,7 @@
  * registered area at the returns to user space it causes, or that
  * changes a system call's error under stepping.
  */
-#include "../tt.h"
-#include <sys/rseq.h>
-#include <sys/syscall.h>
+#include "../tt_rseq.h"
 #include <sys/wait.h>
 
 static struct rseq own __attribute__((aligned(32)));
@@ -37,12 +35,6 @@ static const char *err(long r)
 	case ENOSYS:	return "ENOSYS";
 	default:	return "other";
 	}
-}
-
-static long rseq(void *area, unsigned int len, int flags, unsigned int sig)
-{
-	errno = 0;
-	return syscall(SYS_rseq, area, len, flags, sig);
 }
 
 /* try one call: print its answer, check it is the one expected */
@@ -67,29 +59,31 @@ static int own_area(void)
 
 	tt_say("glibc registered an area: %s\n", __rseq_size ? "yes" : "no");
 	tt_check(__rseq_size == 0);
-	if (rseq(&own, len, 0, RSEQ_SIG) && errno == ENOSYS) {
+	if (tt_rseq(&own, len, 0, RSEQ_SIG) && errno == ENOSYS) {
 		tt_say("rseq: not available\n");
 		return 0;
 	}
 	tt_say("register: 0, cpu_id filled in: %s\n", cpu_ok() ? "yes" : "no");
 	tt_check(cpu_ok());
-	TRY("register again", rseq(&own, len, 0, RSEQ_SIG), "EBUSY");
-	TRY("register, another signature", rseq(&own, len, 0, RSEQ_SIG + 1),
-	    "EPERM");
-	TRY("register another area", rseq(&other, len, 0, RSEQ_SIG), "EINVAL");
+	TRY("register again", tt_rseq(&own, len, 0, RSEQ_SIG), "EBUSY");
+	TRY("register, another signature",
+	    tt_rseq(&own, len, 0, RSEQ_SIG + 1), "EPERM");
+	TRY("register another area", tt_rseq(&other, len, 0, RSEQ_SIG),
+	    "EINVAL");
 	TRY("unregister, wrong signature",
-	    rseq(&own, len, RSEQ_FLAG_UNREGISTER, RSEQ_SIG + 1), "EPERM");
+	    tt_rseq(&own, len, RSEQ_FLAG_UNREGISTER, RSEQ_SIG + 1), "EPERM");
 	TRY("unregister another area",
-	    rseq(&other, len, RSEQ_FLAG_UNREGISTER, RSEQ_SIG), "EINVAL");
-	TRY("unregister", rseq(&own, len, RSEQ_FLAG_UNREGISTER, RSEQ_SIG), "0");
+	    tt_rseq(&other, len, RSEQ_FLAG_UNREGISTER, RSEQ_SIG), "EINVAL");
+	TRY("unregister", tt_rseq(&own, len, RSEQ_FLAG_UNREGISTER, RSEQ_SIG),
+	    "0");
 	tt_say("cpu_id after unregister: %d\n", (int)own.cpu_id);
 	tt_check((int)own.cpu_id == RSEQ_CPU_ID_UNINITIALIZED);
 	TRY("unregister again",
-	    rseq(&own, len, RSEQ_FLAG_UNREGISTER, RSEQ_SIG), "EINVAL");
-	TRY("register misaligned", rseq(misaligned + 4, len, 0, RSEQ_SIG),
+	    tt_rseq(&own, len, RSEQ_FLAG_UNREGISTER, RSEQ_SIG), "EINVAL");
+	TRY("register misaligned", tt_rseq(misaligned + 4, len, 0, RSEQ_SIG),
 	    "EINVAL");
-	TRY("register too short", rseq(&own, 16, 0, RSEQ_SIG), "EINVAL");
-	TRY("register once more", rseq(&own, len, 0, RSEQ_SIG), "0");
+	TRY("register too short", tt_rseq(&own, 16, 0, RSEQ_SIG), "EINVAL");
+	TRY("register once more", tt_rseq(&own, len, 0, RSEQ_SIG), "0");
 	tt_say("cpu_id filled in again: %s\n", cpu_ok() ? "yes" : "no");
 	tt_check(cpu_ok());
 	return 0;
@@ -110,9 +104,7 @@ TT_MAIN
 		_exit(127);
 	}
 	tt_sys(waitpid(pid, &status, 0));
-	tt_say("parent: child %s %d\n", WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
+	tt_say_end("parent: child", status);
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	tt_ok();
 	return 0;

@@ -14,16 +14,12 @@
  * return (sc's CR0.SO vs scv's negative value) for a call seccomp
  * refused.
  */
-#include "../tt.h"
+#include "../tt_sc.h"
+#include "../tt_sec.h"
 #include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <setjmp.h>
 #include <signal.h>
-#include <stddef.h>
 #include <sys/auxv.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 
 #if defined(__x86_64__)
 #define ARCH		AUDIT_ARCH_X86_64
@@ -36,22 +32,17 @@
 static void install(void)
 {
 	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
+		TT_SEC_LD(arch),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 1),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
+		TT_SEC_RET(SECCOMP_RET_ERRNO | 1),
+		TT_SEC_LD(nr),
 		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, X32_BIT, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 2),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 3),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		TT_SEC_RET(SECCOMP_RET_ERRNO | 2),
+		TT_SEC_IS_RET(SYS_getppid, SECCOMP_RET_ERRNO | 3),
+		TT_SEC_RET(SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
 
-	tt_sys(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0));
-	tt_sys(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog));
+	tt_sec_install(f);
 }
 
 #if defined(__x86_64__)
@@ -63,26 +54,14 @@ static void on_segv(int sig)
 	siglongjmp(env, 1);
 }
 
-static long raw(long nr)
-{
-	long ret;
-
-	asm volatile("syscall" : "=a"(ret) : "0"(nr) : "rcx", "r11", "memory");
-	return ret;
-}
-
 static void other_abis(void)
 {
-	struct sigaction sa;
 	long r;
 
-	r = raw(X32_BIT | 39);			/* x32 getpid */
+	r = raw_syscall3(X32_BIT | 39, 0, 0, 0);	/* x32 getpid */
 	tt_say("x32 getpid: %ld\n", r);
 	tt_check(r == -2);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_segv;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGSEGV, &sa, NULL));
+	tt_handle_plain(SIGSEGV, on_segv, 0);
 	if (sigsetjmp(env, 1)) {
 		tt_say("int 0x80: not available (SIGSEGV)\n");
 		return;
@@ -101,6 +80,7 @@ static void other_abis(void)
 	register long r0 asm("r0") = SYS_getppid;
 	register long r3 asm("r3");
 	unsigned long cr;
+	long r;
 
 	asm volatile("sc\n\tmfcr %1"
 		     : "+r"(r0), "=r"(cr), "=r"(r3)
@@ -114,36 +94,18 @@ static void other_abis(void)
 		tt_say("scv: not available\n");
 		return;
 	}
-	r0 = SYS_getppid;
-	asm volatile(".machine push\n\t"
-		     ".machine power9\n\t"
-		     "scv 0\n\t"
-		     ".machine pop"
-		     : "+r"(r0), "=r"(r3)
-		     :
-		     : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11",
-		       "r12", "lr", "ctr", "xer", "cr0", "cr1", "cr5", "cr6",
-		       "cr7", "memory");
-	tt_say("scv getppid: r3 %ld\n", r3);
-	tt_check(r3 == -3);
+	r = tt_scv0(SYS_getppid);
+	tt_say("scv getppid: r3 %ld\n", r);
+	tt_check(r == -3);
 }
 #endif
-
-/* the seccomp filter action @action in this kernel? (not in every one) */
-static int have(unsigned int action)
-{
-	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
-}
 
 TT_MAIN
 {
 	long r;
 
-	if (!have(SECCOMP_RET_ERRNO)) {
-		tt_say("seccomp: no SECCOMP_RET_ERRNO in this kernel: skipped\n");
-		tt_ok();
+	if (tt_sec_lacks(SECCOMP_RET_ERRNO))
 		return 0;
-	}
 	install();
 	errno = 0;
 	r = syscall(SYS_getppid);

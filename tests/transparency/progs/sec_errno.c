@@ -13,16 +13,9 @@
  * disturbs the return value or error flag (POWER: CR0.SO) the kernel
  * sets for a skipped call.
  */
-#include "../tt.h"
-#include <linux/filter.h>
-#include <linux/seccomp.h>
+#include "../tt_sec.h"
 #include <signal.h>
-#include <stddef.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 
-#define ARG(n)	offsetof(struct seccomp_data, args[n])	/* low half: LE */
-#define NR	offsetof(struct seccomp_data, nr)
 #define NOPID	123456789
 
 /* a raw call: glibc's wrappers don't all pass errors > 4095 on */
@@ -32,44 +25,30 @@ static long call(long nr, long a, long b)
 	return syscall(nr, a, b);
 }
 
-/* the seccomp filter action @action in this kernel? (not in every one) */
-static int have(unsigned int action)
-{
-	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
-}
-
 TT_MAIN
 {
 	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NR),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EOPNOTSUPP),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getuid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 5000),
+		TT_SEC_LD(nr),
+		TT_SEC_IS_RET(SYS_getppid, SECCOMP_RET_ERRNO | EOPNOTSUPP),
+		TT_SEC_IS_RET(SYS_getuid, SECCOMP_RET_ERRNO | 5000),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_dup, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG(0)),
+		TT_SEC_LD(args[0]),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 100, 0, 5),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | E2BIG),
+		TT_SEC_RET(SECCOMP_RET_ERRNO | E2BIG),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_kill, 0, 3),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, ARG(1)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		TT_SEC_LD(args[1]),
+		TT_SEC_IS_RET(0, SECCOMP_RET_ERRNO | 0),
+		TT_SEC_RET(SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
 	long r[4][3];
 	int e[4][3], c, i, fd, ok = 1;
 
-	if (!have(SECCOMP_RET_ERRNO)) {
-		tt_say("seccomp: no SECCOMP_RET_ERRNO in this kernel: skipped\n");
-		tt_ok();
+	if (tt_sec_lacks(SECCOMP_RET_ERRNO))
 		return 0;
-	}
 	r[0][0] = call(SYS_kill, NOPID, 0);
 	tt_say("unfiltered kill(%d, 0): %ld, ESRCH: %s\n", NOPID, r[0][0],
 	       errno == ESRCH ? "yes" : "no");
-	tt_sys(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0));
-	tt_sys(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog));
+	tt_sec_install(f);
 	for (i = 0; i < 3; i++) {
 		r[0][i] = call(SYS_getppid, 0, 0);
 		e[0][i] = errno;

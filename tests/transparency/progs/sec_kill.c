@@ -9,25 +9,18 @@
  * system call, whose death the tracer turns into something else (an
  * exit, another signal) or which leaves the tracer's state behind.
  */
-#include "../tt.h"
+#include "../tt_sec.h"
 #include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
 #include <signal.h>
-#include <stddef.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 
 TT_MAIN
 {
 	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		TT_SEC_LD(nr),
+		TT_SEC_IS_RET(SYS_getppid, SECCOMP_RET_KILL_PROCESS),
+		TT_SEC_RET(SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
 	struct rlimit no_core = { 0, 0 };

@@ -14,24 +14,17 @@
  * or turned into a signal, the thread's slot left behind, the other
  * threads' stepping disturbed.
  */
-#include "../tt.h"
-#include <linux/filter.h>
-#include <linux/seccomp.h>
+#include "../tt_sec.h"
 #include <pthread.h>
-#include <stddef.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 
 static volatile int installed, after;
 
 static void *doomed(void *arg)
 {
 	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_THREAD),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		TT_SEC_LD(nr),
+		TT_SEC_IS_RET(SYS_getppid, SECCOMP_RET_KILL_THREAD),
+		TT_SEC_RET(SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
 
@@ -49,23 +42,14 @@ static void *plain(void *arg)
 	return (void *)((long)arg + 1);
 }
 
-/* the seccomp filter action @action in this kernel? (not in every one) */
-static int have(unsigned int action)
-{
-	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
-}
-
 TT_MAIN
 {
 	pid_t ppid = getppid();
 	pthread_t t;
 	void *ret;
 
-	if (!have(SECCOMP_RET_KILL_THREAD)) {
-		tt_say("seccomp: no SECCOMP_RET_KILL_THREAD in this kernel: skipped\n");
-		tt_ok();
+	if (tt_sec_lacks(SECCOMP_RET_KILL_THREAD))
 		return 0;
-	}
 	tt_check(pthread_create(&t, NULL, doomed, NULL) == 0);
 	tt_check(pthread_join(t, NULL) == 0);
 	tt_say("filter installed in the thread: %s\n", installed ? "yes" : "no");

@@ -11,21 +11,13 @@
  * was skipped (so it reports or resumes at a wrong ip), or whose
  * sigreturn handling loses the handler's change to the return register.
  */
-#include "../tt.h"
+#include "../tt_sec.h"
 #include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <signal.h>
-#include <stddef.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <ucontext.h>
 
 #if defined(__x86_64__)
 #define ARCH		AUDIT_ARCH_X86_64
 #define SET_RET(uc, v)	((uc)->uc_mcontext.gregs[REG_RAX] = (v))
 #elif defined(__powerpc64__)
-#include <asm/ptrace.h>
 #define ARCH		AUDIT_ARCH_PPC64LE
 #define SET_RET(uc, v)	((uc)->uc_mcontext.gp_regs[PT_R3] = (v), \
 			 (uc)->uc_mcontext.gp_regs[PT_CCR] &= ~0x10000000UL)
@@ -50,28 +42,18 @@ static void on_sys(int sig, siginfo_t *si, void *ctx)
 TT_MAIN
 {
 	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, arch)),
+		TT_SEC_LD(arch),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		TT_SEC_RET(SECCOMP_RET_ALLOW),
+		TT_SEC_LD(nr),
+		TT_SEC_IS_RET(SYS_getppid, SECCOMP_RET_TRAP),
+		TT_SEC_RET(SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
-	struct sigaction sa;
 	long r, wrong = 0;
 	int i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sys;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGSYS, &sa, NULL));
-	tt_sys(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0));
-	tt_sys(prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog));
+	tt_handle(SIGSYS, on_sys, 0);
+	tt_sec_install(f);
 
 	for (i = 0; i < 5; i++) {
 		r = syscall(SYS_getppid);

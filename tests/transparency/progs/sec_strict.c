@@ -20,30 +20,18 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <ucontext.h>
 
 #if defined(__x86_64__)
-#define IP(uc)	((uc)->uc_mcontext.gregs[REG_RIP])
-asm(".text\n"
-    ".globl null_store\n"
-    ".type null_store, @function\n"
-    "null_store:\n"
-    "	xorl %eax, %eax\n"
-    ".globl ns_insn\nns_insn:	movl $1, (%rax)\n"
-    ".globl ns_after\nns_after:	ret\n"
-    ".size null_store, . - null_store\n");
+#define NULL_STORE	"	xorl %eax, %eax\n"			\
+			".globl ns_insn\nns_insn:	movl $1, (%rax)\n"
 #elif defined(__powerpc64__)
-#include <asm/ptrace.h>
-#define IP(uc)	((uc)->uc_mcontext.gp_regs[PT_NIP])
-asm(".text\n"
-    ".globl null_store\n"
-    ".type null_store, @function\n"
-    "null_store:\n"
-    "	li 9, 0\n"
-    ".globl ns_insn\nns_insn:	stw 9, 0(9)\n"
-    ".globl ns_after\nns_after:	blr\n"
-    ".size null_store, . - null_store\n");
+#define NULL_STORE	"	li 9, 0\n"				\
+			".globl ns_insn\nns_insn:	stw 9, 0(9)\n"
 #endif
+asm(TT_ASM_FUNC("null_store")
+    NULL_STORE
+    ".globl ns_after\nns_after:" TT_ASM_RET
+    ".size null_store, . - null_store\n");
 
 void null_store(void);
 extern char ns_insn[], ns_after[];
@@ -57,8 +45,9 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
 	(void)sig;
 	(void)si;
 	tt_say("child 3: SIGSEGV handler in strict mode, at the store: %s\n",
-	       (unsigned long)IP(uc) == (unsigned long)ns_insn ? "yes" : "no");
-	IP(uc) = (unsigned long)ns_after;
+	       (unsigned long)TT_UC_IP(uc) == (unsigned long)ns_insn ?
+	       "yes" : "no");
+	TT_UC_IP(uc) = (unsigned long)ns_after;
 	segv++;
 }
 
@@ -71,14 +60,14 @@ static void strict(int n)
 
 static void end(int n, int status)
 {
-	tt_say("parent: child %d %s %d\n", n, WIFEXITED(status) ? "exited" :
-	       "killed by signal", WIFEXITED(status) ? WEXITSTATUS(status) :
-	       WTERMSIG(status));
+	char who[32];
+
+	snprintf(who, sizeof(who), "parent: child %d", n);
+	tt_say_end(who, status);
 }
 
 TT_MAIN
 {
-	struct sigaction sa;
 	int status;
 	pid_t pid;
 
@@ -109,12 +98,7 @@ TT_MAIN
 
 	pid = tt_sys(fork());
 	if (pid == 0) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_sigaction = on_segv;
-		sa.sa_flags = SA_SIGINFO;
-		sigemptyset(&sa.sa_mask);
-		if (sigaction(SIGSEGV, &sa, NULL))
-			_exit(10);
+		tt_handle(SIGSEGV, on_segv, 0);
 		strict(3);
 		null_store();
 		syscall(SYS_exit, segv == 1 ? 4 : 12);

@@ -14,16 +14,10 @@
  * Catches: a tracer in threads mode that disturbs the filter sync of
  * sleeping threads, or their system-call results when they wake.
  */
-#include "../tt.h"
-#include <linux/filter.h>
-#include <linux/seccomp.h>
+#include "../tt_sec.h"
 #include <pthread.h>
-#include <stddef.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 
 #define NT	3
-#define NR_OFF	offsetof(struct seccomp_data, nr)
 
 static pthread_barrier_t bar;
 
@@ -58,40 +52,27 @@ static int install(struct sock_filter *f, unsigned short n)
 		       SECCOMP_FILTER_FLAG_TSYNC, &prog);
 }
 
-/* the seccomp filter action @action in this kernel? (not in every one) */
-static int have(unsigned int action)
-{
-	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
-}
-
 TT_MAIN
 {
 	struct sock_filter a[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NR_OFF),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 11),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getsid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 44),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_gettid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_LOG),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		TT_SEC_LD(nr),
+		TT_SEC_IS_RET(SYS_getppid, SECCOMP_RET_ERRNO | 11),
+		TT_SEC_IS_RET(SYS_getsid, SECCOMP_RET_ERRNO | 44),
+		TT_SEC_IS_RET(SYS_gettid, SECCOMP_RET_LOG),
+		TT_SEC_RET(SECCOMP_RET_ALLOW),
 	};
 	struct sock_filter b[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, NR_OFF),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 22),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		TT_SEC_LD(nr),
+		TT_SEC_IS_RET(SYS_getppid, SECCOMP_RET_ERRNO | 22),
+		TT_SEC_RET(SECCOMP_RET_ALLOW),
 	};
 	pthread_t t[NT + 1];
 	long ra, rb, bad[NT + 2];
 	void *ret;
 	int i, nbad = 0;
 
-	if (!have(SECCOMP_RET_LOG)) {
-		tt_say("seccomp: no SECCOMP_RET_LOG in this kernel: skipped\n");
-		tt_ok();
+	if (tt_sec_lacks(SECCOMP_RET_LOG))
 		return 0;
-	}
 	tt_check(pthread_barrier_init(&bar, NULL, NT + 1) == 0);
 	for (i = 0; i < NT; i++)
 		tt_check(pthread_create(&t[i], NULL, thread, &bar) == 0);

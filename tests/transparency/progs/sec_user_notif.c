@@ -15,14 +15,9 @@
  * for another thread's answer: the answer lost, the return value or
  * error replaced, or the continue path resuming at a wrong place.
  */
-#include "../tt.h"
-#include <linux/filter.h>
-#include <linux/seccomp.h>
+#include "../tt_sec.h"
 #include <pthread.h>
-#include <stddef.h>
 #include <sys/ioctl.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 
 #define CALLS	3
 
@@ -60,20 +55,12 @@ static void *supervisor(void *arg)
 	return (void *)ok;
 }
 
-/* the seccomp filter action @action in this kernel? (not in every one) */
-static int have(unsigned int action)
-{
-	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
-}
-
 TT_MAIN
 {
 	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_getppid, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		TT_SEC_LD(nr),
+		TT_SEC_IS_RET(SYS_getppid, SECCOMP_RET_USER_NOTIF),
+		TT_SEC_RET(SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { sizeof(f) / sizeof(f[0]), f };
 	long r[CALLS], ppid = getppid();
@@ -81,11 +68,8 @@ TT_MAIN
 	pthread_t t;
 	void *ok;
 
-	if (!have(SECCOMP_RET_USER_NOTIF)) {
-		tt_say("seccomp: no SECCOMP_RET_USER_NOTIF in this kernel: skipped\n");
-		tt_ok();
+	if (tt_sec_lacks(SECCOMP_RET_USER_NOTIF))
 		return 0;
-	}
 	main_tid = gettid();
 	tt_sys(pipe(pipefd));
 	tt_check(pthread_create(&t, NULL, supervisor, NULL) == 0);

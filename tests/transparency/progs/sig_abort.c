@@ -31,21 +31,19 @@ static void on_abrt(int sig, siginfo_t *si, void *ctx)
 		tt_ok();
 }
 
+/* @what: how the child was, with a colon */
 static void child_status(const char *what, pid_t pid)
 {
 	int status;
 
 	tt_sys(waitpid(pid, &status, 0));
-	tt_say("%s: %s %d\n", what, WIFSIGNALED(status) ? "killed by signal" :
-	       "exited", WIFSIGNALED(status) ? WTERMSIG(status) :
-	       WEXITSTATUS(status));
+	tt_say_end(what, status);
 	tt_check(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
 }
 
 TT_MAIN
 {
 	struct rlimit rl = { 0, 0 };
-	struct sigaction sa;
 	sigset_t set;
 	pid_t pid;
 
@@ -57,19 +55,15 @@ TT_MAIN
 		sigprocmask(SIG_BLOCK, &set, NULL);
 		abort();
 	}
-	child_status("child with SIGABRT blocked", pid);
+	child_status("child with SIGABRT blocked:", pid);
 	pid = tt_sys(fork());
 	if (pid == 0) {
 		signal(SIGABRT, SIG_IGN);
 		abort();
 	}
-	child_status("child ignoring SIGABRT", pid);
+	child_status("child ignoring SIGABRT:", pid);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_abrt;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGABRT, &sa, NULL));
+	tt_handle(SIGABRT, on_abrt, 0);
 	tt_say("abort(): death by signal %d expected after the handler\n",
 	       SIGABRT);
 	abort();

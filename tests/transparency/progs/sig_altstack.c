@@ -50,7 +50,6 @@ static void on_usr1(int sig)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	stack_t ss, cur;
 
 	alt = malloc(ALT_SIZE);
@@ -60,13 +59,8 @@ TT_MAIN
 	ss.ss_flags = 0;
 	tt_sys(sigaltstack(&ss, NULL));
 
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_usr2;
-	tt_sys(sigaction(SIGUSR2, &sa, NULL));
-	sa.sa_handler = on_usr1;
-	sa.sa_flags = SA_ONSTACK;
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle_plain(SIGUSR2, on_usr2, 0);
+	tt_handle_plain(SIGUSR1, on_usr1, SA_ONSTACK);
 
 	tt_sys(raise(SIGUSR1));
 	tt_sys(raise(SIGUSR2));

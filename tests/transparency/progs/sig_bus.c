@@ -38,16 +38,11 @@ TT_MAIN
 {
 	char path[] = "/tmp/sig_bus.XXXXXX";
 	volatile int i, loads = 0, stores = 0;
-	struct sigaction sa;
 	volatile char *p;
 	long pg = sysconf(_SC_PAGESIZE);
 	int fd;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_bus;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGBUS, &sa, NULL));
+	tt_handle(SIGBUS, on_bus, 0);
 
 	fd = tt_sys(mkstemp(path));
 	tt_sys(unlink(path));

@@ -40,15 +40,10 @@ static void on_chld(int sig)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	sigset_t block, none;
 	int i, r;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_chld;
-	sa.sa_flags = SA_NOCLDSTOP | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGCHLD, &sa, NULL));
+	tt_handle_plain(SIGCHLD, on_chld, SA_NOCLDSTOP | SA_RESTART);
 	sigemptyset(&block);
 	sigaddset(&block, SIGCHLD);
 	tt_sys(sigprocmask(SIG_BLOCK, &block, NULL));
@@ -70,9 +65,7 @@ TT_MAIN
 	r = waitpid(-1, NULL, WNOHANG);
 	tt_check(r == -1 && errno == ECHILD);
 
-	sa.sa_handler = SIG_IGN;
-	sa.sa_flags = 0;
-	tt_sys(sigaction(SIGCHLD, &sa, NULL));
+	tt_handle_plain(SIGCHLD, SIG_IGN, 0);
 	tt_sys(sigprocmask(SIG_UNBLOCK, &block, NULL));
 	for (i = 0; i < 3; i++) {
 		pid_t pid = tt_sys(fork());

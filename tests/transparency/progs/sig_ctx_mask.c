@@ -71,19 +71,13 @@ static sigset_t cur_mask(void)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	union sigval v;
 	sigset_t m;
 	int i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_usr1;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
-	sa.sa_sigaction = on_other;
-	tt_sys(sigaction(SIGUSR2, &sa, NULL));
-	tt_sys(sigaction(SIGRTMIN, &sa, NULL));
+	tt_handle(SIGUSR1, on_usr1, 0);
+	tt_handle(SIGUSR2, on_other, 0);
+	tt_handle(SIGRTMIN, on_other, 0);
 
 	mode = 1;
 	note("raise1 ");

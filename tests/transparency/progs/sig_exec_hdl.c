@@ -44,7 +44,7 @@ static void on_usr2(int sig)
 
 static int img2(void)
 {
-	struct sigaction sa, old;
+	struct sigaction old;
 	sigset_t mask, pend;
 	stack_t ss;
 
@@ -66,10 +66,7 @@ static int img2(void)
 	tt_say("img2: sigaltstack disabled: %d\n", !!(ss.ss_flags & SS_DISABLE));
 	tt_check(ss.ss_flags & SS_DISABLE);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr2;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR2, &sa, NULL));
+	tt_handle_plain(SIGUSR2, on_usr2, 0);
 	sigemptyset(&mask);
 	tt_sys(sigprocmask(SIG_SETMASK, &mask, NULL));
 	tt_say("img2: pending SIGUSR2 delivered at unblock: %d\n", got_usr2);

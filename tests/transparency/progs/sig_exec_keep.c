@@ -58,15 +58,12 @@ static void show(const char *who)
 
 static int img2(void)
 {
-	struct sigaction sa;
 	sigset_t set;
 
 	show("exec'd image");
 	tt_check(!strcmp(disp(SIGUSR2), "SIG_IGN"));
 	tt_check(!strcmp(disp(SIGTERM), "SIG_DFL"));
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_usr1, 0);
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	tt_sys(sigprocmask(SIG_UNBLOCK, &set, NULL));
@@ -77,20 +74,15 @@ static int img2(void)
 TT_MAIN
 {
 	char *av[] = { "sig_exec_keep", "--img2", NULL };
-	struct sigaction sa;
 	sigset_t set;
 	int status;
 	pid_t pid;
 
 	if (argc == 2 && !strcmp(argv[1], "--img2"))
 		return img2();
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
-	sa.sa_handler = on_term;
-	tt_sys(sigaction(SIGTERM, &sa, NULL));
-	sa.sa_handler = SIG_IGN;
-	tt_sys(sigaction(SIGUSR2, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_usr1, 0);
+	tt_handle_plain(SIGTERM, on_term, 0);
+	tt_handle_plain(SIGUSR2, SIG_IGN, 0);
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	tt_sys(sigprocmask(SIG_BLOCK, &set, NULL));

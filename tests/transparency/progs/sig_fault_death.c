@@ -23,7 +23,6 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <ucontext.h>
 
 static volatile int handled;
 static int *volatile null_ptr;
@@ -69,6 +68,7 @@ static void die_write_text(void)
 	*(volatile int *)die_ill = 0;
 }
 
+/* @what: what the child does, with a colon */
 static void child(const char *what, void (*fn)(void), int sig)
 {
 	int status;
@@ -85,27 +85,20 @@ static void child(const char *what, void (*fn)(void), int sig)
 		_exit(0);
 	}
 	tt_sys(waitpid(pid, &status, 0));
-	tt_say("%s: %s %d\n", what, WIFSIGNALED(status) ? "killed by signal" :
-	       "exited", WIFSIGNALED(status) ? WTERMSIG(status) :
-	       WEXITSTATUS(status));
+	tt_say_end(what, status);
 	tt_check(WIFSIGNALED(status) && WTERMSIG(status) == sig);
 }
 
 TT_MAIN
 {
 	struct rlimit rl = { 0, 0 };
-	struct sigaction sa;
 
 	tt_sys(setrlimit(RLIMIT_CORE, &rl));
-	child("illegal instruction, SIGILL blocked", die_ill, SIGILL);
-	child("call through null, SIGSEGV blocked", die_call_null, SIGSEGV);
-	child("store into text, SIGSEGV blocked", die_write_text, SIGSEGV);
+	child("illegal instruction, SIGILL blocked:", die_ill, SIGILL);
+	child("call through null, SIGSEGV blocked:", die_call_null, SIGSEGV);
+	child("store into text, SIGSEGV blocked:", die_write_text, SIGSEGV);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_segv;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGSEGV, &sa, NULL));
+	tt_handle(SIGSEGV, on_segv, 0);
 	tt_say("null store: handler once, then death by signal %d expected\n",
 	       SIGSEGV);
 	*null_ptr = 1;

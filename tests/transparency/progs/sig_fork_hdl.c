@@ -33,13 +33,9 @@ static void on_usr1(int sig)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	int status;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_usr1, 0);
 	tt_sys(raise(SIGUSR1));
 
 	if (in_child) {
@@ -52,12 +48,7 @@ TT_MAIN
 	tt_check(handled == SIGUSR1);
 	tt_check(child > 0);
 	tt_sys(waitpid(child, &status, 0));
-	if (WIFEXITED(status))
-		tt_say("parent: child exited %d\n", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		tt_say("parent: child killed by signal %d\n", WTERMSIG(status));
-	else
-		tt_say("parent: child status other\n");
+	tt_say_end("parent: child", status);
 	tt_check(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	tt_say("parent: returned from handler to main\n");
 	tt_ok();

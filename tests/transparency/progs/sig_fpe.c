@@ -19,22 +19,14 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/prctl.h>
-#include <ucontext.h>
 
 extern char tt_div_at[], tt_fdiv_at[];
 static volatile int fpes, bad_addr, last_code;
 
-#if defined(__x86_64__)
-#define IP(uc)		((uc)->uc_mcontext.gregs[REG_RIP])
-#elif defined(__powerpc64__)
-#include <asm/ptrace.h>
-#define IP(uc)		((uc)->uc_mcontext.gp_regs[PT_NIP])
-#endif
-
 static void on_fpe(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
-	unsigned long ip = IP(uc);
+	unsigned long ip = TT_UC_IP(uc);
 
 	(void)sig;
 	fpes++;
@@ -43,10 +35,10 @@ static void on_fpe(int sig, siginfo_t *si, void *ctx)
 		bad_addr++;
 #if defined(__x86_64__)
 	if (ip == (unsigned long)tt_div_at) {
-		IP(uc) += 3;		/* idiv %rcx: 48 f7 f9 */
+		TT_UC_IP(uc) += 3;	/* idiv %rcx: 48 f7 f9 */
 	} else if (ip == (unsigned long)tt_fdiv_at) {
 		uc->uc_mcontext.fpregs->mxcsr &= ~0x3fu;	/* flags */
-		IP(uc) += 4;		/* divsd %xmm1,%xmm0: f2 0f 5e c1 */
+		TT_UC_IP(uc) += 4;	/* divsd %xmm1,%xmm0: f2 0f 5e c1 */
 	} else {
 		bad_addr++;
 		_exit(3);
@@ -64,7 +56,7 @@ static void on_fpe(int sig, siginfo_t *si, void *ctx)
 		f.u &= ~(uint64_t)(0x80000000 | 0x40000000 | 0x04000000);
 		uc->uc_mcontext.fp_regs[32] = f.d;
 	}
-	IP(uc) += 4;
+	TT_UC_IP(uc) += 4;
 #endif
 }
 
@@ -135,16 +127,11 @@ static __attribute__((noinline)) double fdiv(double a, double b)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	long sum = 0;
 	double d;
 	int i, n;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_fpe;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGFPE, &sa, NULL));
+	tt_handle(SIGFPE, on_fpe, 0);
 
 	for (i = 0; i < 5; i++) {
 		sum += idiv(100 + i, 0);

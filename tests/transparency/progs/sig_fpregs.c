@@ -217,14 +217,10 @@ static void on_sig(int sig)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	int i, j, bad = 0;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sig;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
-	tt_sys(sigaction(SIGUSR2, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_sig, 0);
+	tt_handle_plain(SIGUSR2, on_sig, 0);
 	for (i = 0; i < 10; i++) {
 		for (j = 0; j < NVEC; j++) {
 			in_v[j][0] = 0x0123456789abcdefULL * (j + 1) + i;

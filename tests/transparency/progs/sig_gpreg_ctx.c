@@ -119,15 +119,10 @@ static void round_trip(struct regs *r)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	struct regs r;
 	int bad = 0;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_usr1;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle(SIGUSR1, on_usr1, 0);
 	for (round_no = 0; round_no < 10; round_no++) {
 		round_trip(&r);
 		bad += r.ret != 1000UL + round_no;

@@ -26,7 +26,6 @@ static void on_usr1(int sig)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	sigset_t usr1, none;
 	int ready[2], status;
 	pid_t child;
@@ -36,10 +35,7 @@ TT_MAIN
 		tt_sys(setpgid(0, 0));
 	tt_check(getpgrp() == getpid());
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_usr1, 0);
 	sigemptyset(&none);
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);

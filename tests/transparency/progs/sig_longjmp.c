@@ -34,14 +34,10 @@ static int usr1_blocked(void)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	volatile int jumps = 0, blocked_after = 0;
 	sigset_t usr1;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_usr1, 0);
 
 	if (sigsetjmp(env, 1) != 0) {
 		jumps++;

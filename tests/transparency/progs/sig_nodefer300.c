@@ -34,13 +34,8 @@ static void on_usr1(int sig)
 
 TT_MAIN
 {
-	struct sigaction sa;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sa.sa_flags = SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_usr1, SA_NODEFER);
 	tt_sys(raise(SIGUSR1));
 	tt_say("deepest: %d\n", deepest);
 	tt_say("returned: %d\n", returned);

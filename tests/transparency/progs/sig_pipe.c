@@ -38,16 +38,11 @@ static int broken_pipe(void)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	int fd, sv[2], i, epipe = 0, status;
 	ssize_t r;
 	pid_t pid;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_pipe;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGPIPE, &sa, NULL));
+	tt_handle(SIGPIPE, on_pipe, 0);
 	fd = broken_pipe();
 	for (i = 0; i < 5; i++) {
 		r = write(fd, "x", 1);
@@ -84,9 +79,7 @@ TT_MAIN
 		_exit(3);
 	}
 	tt_sys(waitpid(pid, &status, 0));
-	tt_say("SIG_DFL child: %s %d\n", WIFSIGNALED(status) ?
-	       "killed by signal" : "exited", WIFSIGNALED(status) ?
-	       WTERMSIG(status) : WEXITSTATUS(status));
+	tt_say_end("SIG_DFL child:", status);
 	tt_check(WIFSIGNALED(status) && WTERMSIG(status) == SIGPIPE);
 	close(fd);
 	tt_ok();

@@ -42,13 +42,8 @@ static void on_sig(int sig)
 
 static void install(int sig)
 {
-	struct sigaction sa;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sig;
-	sa.sa_flags = SA_RESETHAND;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(sig, &sa, NULL));
+	tt_handle_plain(sig, on_sig, SA_RESETHAND);
 }
 
 TT_MAIN
@@ -66,9 +61,7 @@ TT_MAIN
 		_exit(3);
 	}
 	tt_sys(waitpid(pid, &status, 0));
-	tt_say("child: %s %d\n", WIFSIGNALED(status) ? "killed by signal" :
-	       "exited", WIFSIGNALED(status) ? WTERMSIG(status) :
-	       WEXITSTATUS(status));
+	tt_say_end("child:", status);
 	tt_check(WIFSIGNALED(status) && WTERMSIG(status) == SIGUSR2);
 
 	install(SIGUSR1);

@@ -83,17 +83,12 @@ static void child(int wr)
 
 static void round_(int flags, const char *name)
 {
-	struct sigaction sa;
 	int data[2], status, err, eintr = 0;
 	ssize_t r;
 	pid_t pid;
 	char c = 0;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sa.sa_flags = flags;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_usr1, flags);
 	tt_sys(pipe(data));
 	handled = 0;
 

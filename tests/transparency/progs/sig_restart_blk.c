@@ -3,25 +3,24 @@
  * sig_restart_blk: system calls that a stop interrupts come back through
  * restart_syscall (-ERESTART_RESTARTBLOCK). Child 1 sleeps in poll() on
  * an empty pipe with a 60 s timeout; the parent waits until
- * /proc/<child>/syscall shows it in poll, stops it (SIGSTOP, WUNTRACED),
- * continues it, waits until the same file shows it asleep again in
- * restart_syscall, then writes to the pipe: poll returns 1 with POLLIN.
- * Child 2 does the same in nanosleep(60 s); once it is back asleep in
- * restart_syscall a SIGUSR1 (handler, SA_RESTART) ends it with EINTR and
- * a remaining time under 60 s. The children's exit codes say which.
+ * /proc/<child>/task/<child>/syscall shows it in poll, stops it (SIGSTOP,
+ * WUNTRACED), continues it, waits until the same file shows it asleep
+ * again in restart_syscall, then writes to the pipe: poll returns 1 with
+ * POLLIN. Child 2 does the same in nanosleep(60 s); once it is back
+ * asleep in restart_syscall a SIGUSR1 (handler, SA_RESTART) ends it with
+ * EINTR and a remaining time under 60 s. The children's exit codes say
+ * which.
  *
  * Catches: a tracer that breaks the restart (the ip backed up over the
  * system call instruction and the number swapped for restart_syscall),
  * e.g. by stepping from the wrong ip or restoring the old number, so the
  * call fails, runs twice, or restarts with the whole timeout.
  */
-#include "../tt.h"
-#include <fcntl.h>
+#include "../tt_thr.h"
 #include <poll.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 
 static volatile int usr1;
 
@@ -31,46 +30,11 @@ static void on_usr1(int sig)
 	usr1++;
 }
 
-/* the system call number @pid sleeps in, or -2 */
-static long sleeping_in(pid_t pid)
-{
-	char path[64], buf[256];
-	int fd, n;
-
-	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -2;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -2;
-	buf[n] = 0;
-	if (buf[0] < '0' || buf[0] > '9')	/* "running", "-1 ..." */
-		return -2;
-	return strtol(buf, NULL, 10);
-}
-
-/* wait (a bounded while) until @pid sleeps in system call @nr */
-static int wait_in(pid_t pid, long nr)
-{
-	struct timespec ms = { 0, 1000000 };
-	int i;
-
-	for (i = 0; i < 20000; i++) {
-		if (sleeping_in(pid) == nr)
-			return 1;
-		if (i > 20)
-			nanosleep(&ms, NULL);
-	}
-	return 0;
-}
-
 static void stop_cont(pid_t pid, const char *name, long nr)
 {
 	int status, in;
 
-	in = wait_in(pid, nr);
+	in = tt_wait_sleeping(pid, pid, nr);
 	tt_say("%s: asleep in it: %d\n", name, in);
 	tt_check(in);
 	tt_sys(kill(pid, SIGSTOP));
@@ -79,7 +43,7 @@ static void stop_cont(pid_t pid, const char *name, long nr)
 	tt_sys(kill(pid, SIGCONT));
 	tt_sys(waitpid(pid, &status, WCONTINUED));
 	tt_check(WIFCONTINUED(status));
-	in = wait_in(pid, SYS_restart_syscall);
+	in = tt_wait_sleeping(pid, pid, SYS_restart_syscall);
 	tt_say("%s: stopped, continued, asleep in restart_syscall: %d\n",
 	       name, in);
 	tt_check(in);
@@ -117,15 +81,10 @@ static void report(pid_t pid, const char *name, int want)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	int p[2];
 	pid_t pid;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_usr1, SA_RESTART);
 
 	tt_sys(pipe(p));
 	pid = tt_sys(fork());

@@ -56,19 +56,14 @@ static void report(const char *how, int want_code)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	union sigval v;
 	siginfo_t si;
 	sigset_t set;
 	int pfd, status, c;
 	pid_t pid;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sig;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
-	tt_sys(sigaction(SIGUSR2, &sa, NULL));
+	tt_handle(SIGUSR1, on_sig, 0);
+	tt_handle(SIGUSR2, on_sig, 0);
 	want_pid = getpid();
 
 	tt_sys(kill(getpid(), SIGUSR1));
@@ -102,7 +97,7 @@ TT_MAIN
 	sigaddset(&set, SIGUSR1);
 	sigaddset(&set, SIGUSR2);
 	sigaddset(&set, SIGCHLD);
-	tt_sys(sigaction(SIGCHLD, &sa, NULL));
+	tt_handle(SIGCHLD, on_sig, 0);
 	tt_sys(sigprocmask(SIG_BLOCK, &set, NULL));
 	pid = tt_sys(fork());
 	if (pid == 0) {

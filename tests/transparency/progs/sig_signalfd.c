@@ -30,7 +30,6 @@ static void on_any(int sig)
 TT_MAIN
 {
 	struct signalfd_siginfo ssi[8];
-	struct sigaction sa;
 	struct pollfd pfd;
 	union sigval v;
 	sigset_t set;
@@ -38,11 +37,9 @@ TT_MAIN
 	pid_t pid;
 	ssize_t r;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_any;
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
-	tt_sys(sigaction(SIGRTMIN, &sa, NULL));
-	tt_sys(sigaction(SIGCHLD, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_any, 0);
+	tt_handle_plain(SIGRTMIN, on_any, 0);
+	tt_handle_plain(SIGCHLD, on_any, 0);
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	sigaddset(&set, SIGRTMIN);

@@ -26,6 +26,22 @@ static void on_cont(int sig)
 		_exit(9);
 }
 
+/* send @sig, then waitid(@how) must report @code (named @name), @sig */
+static void send_wait(pid_t pid, int sig, const char *what, int how,
+		      int code, const char *name)
+{
+	siginfo_t si;
+
+	tt_sys(kill(pid, sig));
+	memset(&si, 0, sizeof(si));
+	tt_sys(waitid(P_PID, pid, &si, how));
+	tt_say("%s: %s status %d\n", what, si.si_code == code ? name : "other",
+	       si.si_status);
+	tt_check(si.si_code == code && si.si_status == sig);
+}
+#define SEND_WAIT(pid, sig, how, code)					\
+	send_wait(pid, sig, #sig, how, code, #code)
+
 static void child(int rd)
 {
 	unsigned char c;
@@ -37,17 +53,11 @@ static void child(int rd)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	int data[2], status;
-	siginfo_t si;
 	pid_t pid;
 	char c;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_cont;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGCONT, &sa, NULL));
+	tt_handle_plain(SIGCONT, on_cont, SA_RESTART);
 	tt_sys(pipe(ack));
 	tt_sys(pipe(data));
 	pid = tt_sys(fork());
@@ -73,18 +83,8 @@ TT_MAIN
 	tt_check(read(ack[0], &c, 1) == 1);
 	tt_say("child's SIGCONT handler ran\n");
 
-	tt_sys(kill(pid, SIGTSTP));
-	memset(&si, 0, sizeof(si));
-	tt_sys(waitid(P_PID, pid, &si, WSTOPPED));
-	tt_say("SIGTSTP: %s status %d\n", si.si_code == CLD_STOPPED ?
-	       "CLD_STOPPED" : "other", si.si_status);
-	tt_check(si.si_code == CLD_STOPPED && si.si_status == SIGTSTP);
-	tt_sys(kill(pid, SIGCONT));
-	memset(&si, 0, sizeof(si));
-	tt_sys(waitid(P_PID, pid, &si, WCONTINUED));
-	tt_say("SIGCONT: %s status %d\n", si.si_code == CLD_CONTINUED ?
-	       "CLD_CONTINUED" : "other", si.si_status);
-	tt_check(si.si_code == CLD_CONTINUED && si.si_status == SIGCONT);
+	SEND_WAIT(pid, SIGTSTP, WSTOPPED, CLD_STOPPED);
+	SEND_WAIT(pid, SIGCONT, WCONTINUED, CLD_CONTINUED);
 	tt_check(read(ack[0], &c, 1) == 1);
 	tt_say("child's SIGCONT handler ran\n");
 

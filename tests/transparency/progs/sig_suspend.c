@@ -56,20 +56,13 @@ static void child(int ack, int sent, pid_t parent)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	sigset_t block, none, cur;
 	int ack[2], sent[2], i, r, eintr = 0, extra = 0, status;
 	pid_t pid;
 	char c;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_usr1;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr2;
-	tt_sys(sigaction(SIGUSR2, &sa, NULL));
+	tt_handle(SIGUSR1, on_usr1, 0);
+	tt_handle_plain(SIGUSR2, on_usr2, 0);
 	sigemptyset(&block);
 	sigaddset(&block, SIGUSR1);
 	sigaddset(&block, SIGUSR2);

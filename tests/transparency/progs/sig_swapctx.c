@@ -56,7 +56,6 @@ static void co_fn(void)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	int i;
 
 	tt_sys(getcontext(&side));
@@ -66,10 +65,7 @@ TT_MAIN
 	tt_check(side.uc_stack.ss_sp);
 	makecontext(&side, side_fn, 0);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_usr1, 0);
 	tt_sys(raise(SIGUSR1));
 	tt_say("handler: side context ran %d, SIGUSR1 unblocked there: %s\n",
 	       side_ran, side_unblocked ? "yes" : "no");

@@ -79,20 +79,13 @@ TT_MAIN
 {
 	static const char *names[] = { "kill", "raise", "sigqueue" };
 	static const int codes[] = { SI_USER, SI_TKILL, SI_QUEUE };
-	struct sigaction sa;
 	char how[32], c;
 	int i, p[2], status;
 	sigset_t set;
 	pid_t pid;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_trap;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGTRAP, &sa, NULL));
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle(SIGTRAP, on_trap, SA_RESTART);
+	tt_handle_plain(SIGUSR1, on_usr1, 0);
 
 	for (i = 0; i < 3; i++) {
 		send3(i);

@@ -75,17 +75,11 @@ static void on_usr1(int sig)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
 
 	tt_sys(sigaltstack(&ss, NULL));
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_usr1;
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
-	sa.sa_handler = on_usr2;
-	sa.sa_flags = SA_ONSTACK;
-	tt_sys(sigaction(SIGUSR2, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_usr1, 0);
+	tt_handle_plain(SIGUSR2, on_usr2, SA_ONSTACK);
 
 	for (round_no = 0; round_no < 5; round_no++) {
 		tt_sys(raise(SIGUSR1));

@@ -11,9 +11,8 @@
  * (swallows it, or reports a single-step trap instead), reports it with
  * a wrong ip or si_code, or loses the handler's change to nip.
  */
-#include "../tt.h"
+#include "../tt_step.h"
 
-extern char tt_bp_where[];
 static volatile int traps, bad_ip, bad_code, last_code;
 
 static void on_trap(int sig, siginfo_t *si, void *ctx)
@@ -35,24 +34,6 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 	TT_UC_IP(uc) += TT_TRAP_SKIP;
 }
 
-static __attribute__((noinline, noclone)) long bp(long v)
-{
-#if defined(__x86_64__)
-	asm volatile(TT_TRAP_INSN "\n"
-		     ".globl tt_bp_where\n"
-		     "tt_bp_where:\n\t"
-		     "add $1, %0"
-		     : "+r"(v) : : "cc", "memory");
-#elif defined(__powerpc64__)
-	asm volatile(".globl tt_bp_where\n"
-		     "tt_bp_where:\n\t"
-		     TT_TRAP_INSN "\n\t"
-		     "addi %0, %0, 1"
-		     : "+b"(v) : : "memory");
-#endif
-	return v;
-}
-
 TT_MAIN
 {
 	long v = 0;
@@ -60,7 +41,7 @@ TT_MAIN
 
 	tt_handle(SIGTRAP, on_trap, 0);
 	for (i = 0; i < 10; i++)
-		v = bp(v);
+		v = tt_bp(v);
 	tt_say("breakpoint traps: %d\n", traps);
 	tt_say("resumed after each: %ld\n", v);
 	tt_say("wrong ip: %d, wrong si_code: %d\n", bad_ip, bad_code);

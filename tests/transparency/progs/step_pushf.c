@@ -38,7 +38,6 @@ static void on_usr1(int sig, siginfo_t *si, void *ctx)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	int i;
 
 #if defined(__x86_64__)
@@ -53,11 +52,7 @@ TT_MAIN
 #else
 	tt_say("pushf tf: 0\n");	/* no pushf: the same line */
 #endif
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_usr1;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle(SIGUSR1, on_usr1, 0);
 	for (i = 0; i < 10; i++)
 		tt_sys(raise(SIGUSR1));
 	tt_say("handled: %d\n", handled);

@@ -17,14 +17,10 @@
  * program), a popf there setting or clearing TF is missed (the
  * program's traps lost, or steps leaking as its SIGTRAPs).
  */
-#include "../tt.h"
-#include <signal.h>
+#include "../tt_step.h"
 #include <sys/syscall.h>
-#include <ucontext.h>
 
 #if defined(__x86_64__)
-#define TF	0x100UL
-
 extern char tt_after_popf_next[];
 static volatile int usr1s, traps, bad_ip;
 
@@ -41,10 +37,9 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 	(void)sig;
 	(void)si;
 	traps++;
-	if ((unsigned long)uc->uc_mcontext.gregs[REG_RIP] !=
-	    (unsigned long)tt_after_popf_next)
+	if ((unsigned long)TT_UC_IP(uc) != (unsigned long)tt_after_popf_next)
 		bad_ip++;
-	uc->uc_mcontext.gregs[REG_EFL] &= ~TF;
+	uc->uc_mcontext.gregs[REG_EFL] &= ~TT_TF;
 }
 
 /* kill(getpid(), SIGUSR1), then pushf as the first instruction after */
@@ -82,20 +77,14 @@ static __attribute__((noinline, noclone)) void popf_after_signal(void)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	unsigned long seen = 0;
 	int i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
-	sa.sa_sigaction = on_trap;
-	sa.sa_flags = SA_SIGINFO;
-	tt_sys(sigaction(SIGTRAP, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_usr1, 0);
+	tt_handle(SIGTRAP, on_trap, 0);
 
 	for (i = 0; i < 10; i++)
-		seen |= pushf_after_signal() & TF;
+		seen |= pushf_after_signal() & TT_TF;
 	tt_say("A: SIGUSR1 handled %d, pushf right after its sigreturn: TF %lu\n",
 	       usr1s, seen >> 8);
 	for (i = 0; i < 10; i++)
@@ -108,10 +97,5 @@ TT_MAIN
 	return 0;
 }
 #else
-TT_MAIN
-{
-	tt_say("skip: x86 only (POWER user code cannot see or set MSR_SE)\n");
-	tt_ok();
-	return 0;
-}
+TT_SKIP_MAIN("x86 only (POWER user code cannot see or set MSR_SE)")
 #endif

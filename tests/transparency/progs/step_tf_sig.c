@@ -15,21 +15,18 @@
  * handler), the program's TF lost over the signal frame or the syscall,
  * or traps delivered at the tracer's own step points.
  */
-#include "../tt.h"
-#include <signal.h>
+#include "../tt_step.h"
 #include <sys/syscall.h>
-#include <ucontext.h>
 
 #if defined(__x86_64__)
-#define TF	0x100UL
 #define NL	8
 
 extern char tt_l1[], tt_l2[], tt_l3[], tt_l4[], tt_l5[], tt_l6[],
 	    tt_l7[], tt_l8[];
 static char *const labels[NL] = { tt_l1, tt_l2, tt_l3, tt_l4, tt_l5,
 				   tt_l6, tt_l7, tt_l8 };
-static volatile unsigned long ips[64];
-static volatile int ntraps, usr1s, in_usr1, bad;
+static struct tt_traps traps;
+static volatile int usr1s, in_usr1, bad;
 
 static void on_trap(int sig, siginfo_t *si, void *ctx)
 {
@@ -39,9 +36,7 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 	(void)si;
 	if (in_usr1)
 		bad++;
-	if (ntraps < 64)
-		ips[ntraps] = uc->uc_mcontext.gregs[REG_RIP];
-	ntraps++;
+	tt_traps_note(&traps, TT_UC_IP(uc));
 }
 
 static void on_usr1(int sig, siginfo_t *si, void *ctx)
@@ -55,11 +50,11 @@ static void on_usr1(int sig, siginfo_t *si, void *ctx)
 	in_usr1 = 1;
 	usr1s++;
 	asm volatile("pushf; pop %0" : "=r"(f));
-	if (f & TF)
+	if (f & TT_TF)
 		bad++;
-	if (!(uc->uc_mcontext.gregs[REG_EFL] & TF))
+	if (!(uc->uc_mcontext.gregs[REG_EFL] & TT_TF))
 		bad++;
-	if ((unsigned long)uc->uc_mcontext.gregs[REG_RIP] != (unsigned long)tt_l3)
+	if ((unsigned long)TT_UC_IP(uc) != (unsigned long)tt_l3)
 		bad++;
 	for (i = 0; i < 20; i++)	/* some work a leaked TF would trap */
 		asm volatile("" ::: "memory");
@@ -109,31 +104,15 @@ static int label_of(unsigned long ip)
 TT_MAIN
 {
 	char seq[128], first[128] = "";
-	struct sigaction sa;
-	int r, i, n, prev, same = 0;
+	int r, i, same = 0;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_trap;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGTRAP, &sa, NULL));
-	sa.sa_sigaction = on_usr1;
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle(SIGTRAP, on_trap, 0);
+	tt_handle(SIGUSR1, on_usr1, 0);
 
 	for (r = 0; r < 5; r++) {
-		ntraps = 0;
+		traps.n = 0;
 		stepped();
-		n = 0;
-		prev = 0;
-		seq[0] = 0;
-		for (i = 0; i < ntraps && i < 64; i++) {
-			int l = label_of(ips[i]);
-
-			n += snprintf(seq + n, sizeof(seq) - n, " %d", l);
-			if (l <= prev)
-				bad++;
-			prev = l;
-		}
+		bad += tt_traps_seq(&traps, seq, sizeof(seq), label_of);
 		if (r == 0)
 			strcpy(first, seq);
 		same += !strcmp(first, seq);
@@ -154,10 +133,5 @@ TT_MAIN
 	return 0;
 }
 #else
-TT_MAIN
-{
-	tt_say("skip: x86 only (POWER user code cannot set MSR_SE)\n");
-	tt_ok();
-	return 0;
-}
+TT_SKIP_MAIN("x86 only (POWER user code cannot set MSR_SE)")
 #endif

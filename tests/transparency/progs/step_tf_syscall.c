@@ -17,10 +17,8 @@
  * program's TF back), delivers a trap at the syscall that the program
  * would not get, or disturbs a call's result while stepping it.
  */
-#include "../tt.h"
-#include <signal.h>
+#include "../tt_step.h"
 #include <sys/syscall.h>
-#include <ucontext.h>
 
 #if defined(__x86_64__)
 #define NL	19
@@ -33,8 +31,7 @@ static char *const labels[NL] = { tt_s1, tt_s2, tt_s3, tt_s4, tt_s5,
 				   tt_s6, tt_s7, tt_s8, tt_s9, tt_s10,
 				   tt_s11, tt_s12, tt_s13, tt_s14, tt_s15,
 				   tt_s16, tt_s17, tt_s18, tt_s19 };
-static volatile unsigned long ips[64];
-static volatile int ntraps;
+static struct tt_traps traps;
 
 static void on_trap(int sig, siginfo_t *si, void *ctx)
 {
@@ -42,9 +39,7 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 
 	(void)sig;
 	(void)si;
-	if (ntraps < 64)
-		ips[ntraps] = uc->uc_mcontext.gregs[REG_RIP];
-	ntraps++;
+	tt_traps_note(&traps, TT_UC_IP(uc));
 }
 
 #define L(n)	".globl tt_s" #n "\ntt_s" #n ":\n\t"
@@ -127,35 +122,20 @@ static int label_of(unsigned long ip)
 TT_MAIN
 {
 	char seq[128], first[128] = "", buf[4];
-	struct sigaction sa;
-	int r, i, n, prev, same = 0, bad = 0, p[2];
+	int r, same = 0, bad = 0, p[2];
 	struct res res;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_trap;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGTRAP, &sa, NULL));
+	tt_handle(SIGTRAP, on_trap, 0);
 	tt_sys(pipe(p));
 
 	for (r = 0; r < 5; r++) {
 		tt_check(write(p[1], "z", 1) == 1);
 		buf[0] = 0;
-		ntraps = 0;
+		traps.n = 0;
 		stepped(&res, p[0], buf);
 		bad += res.ppid != getppid() || res.badf != -EBADF ||
 		       res.yield != 0 || res.rd != 1 || buf[0] != 'z';
-		n = 0;
-		prev = 0;
-		seq[0] = 0;
-		for (i = 0; i < ntraps && i < 64; i++) {
-			int l = label_of(ips[i]);
-
-			n += snprintf(seq + n, sizeof(seq) - n, " %d", l);
-			if (l <= prev)
-				bad++;
-			prev = l;
-		}
+		bad += tt_traps_seq(&traps, seq, sizeof(seq), label_of);
 		if (r == 0)
 			strcpy(first, seq);
 		same += !strcmp(first, seq);
@@ -171,10 +151,5 @@ TT_MAIN
 	return 0;
 }
 #else
-TT_MAIN
-{
-	tt_say("skip: x86 only (POWER user code cannot set MSR_SE)\n");
-	tt_ok();
-	return 0;
-}
+TT_SKIP_MAIN("x86 only (POWER user code cannot set MSR_SE)")
 #endif

@@ -22,14 +22,10 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <ucontext.h>
 
 #if defined(__x86_64__)
-#define IP(uc)		((uc)->uc_mcontext.gregs[REG_RIP])
 #define BACK		1	/* the int3's length: ip is after it */
 #elif defined(__powerpc64__)
-#include <asm/ptrace.h>
-#define IP(uc)		((uc)->uc_mcontext.gp_regs[PT_NIP])
 #define BACK		0	/* nip is at the trap word */
 #endif
 
@@ -37,11 +33,7 @@ static volatile int traps;
 
 static void breakpoint(void)
 {
-#if defined(__x86_64__)
-	asm volatile("int3" : : : "memory");
-#elif defined(__powerpc64__)
-	asm volatile(".long 0x7fe00008" : : : "memory");	/* tw 31,0,0 */
-#endif
+	asm volatile(TT_TRAP_INSN : : : "memory");
 }
 
 static void on_trap(int sig, siginfo_t *si, void *ctx)
@@ -52,20 +44,15 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 	(void)si;
 	traps++;
 	tt_say("child's handler: trap %d at the same breakpoint\n", traps);
-	IP(uc) -= BACK;		/* run the breakpoint again */
+	TT_UC_IP(uc) -= BACK;	/* run the breakpoint again */
 	if (traps == 3)
 		sigaddset(&uc->uc_sigmask, SIGTRAP);
 }
 
 static void install(void)
 {
-	struct sigaction sa;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_trap;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGTRAP, &sa, NULL));
+	tt_handle(SIGTRAP, on_trap, 0);
 }
 
 static void block(void)
@@ -77,6 +64,7 @@ static void block(void)
 	tt_sys(sigprocmask(SIG_BLOCK, &set, NULL));
 }
 
+/* @what: how the child is, with a colon */
 static void child(const char *what, int blocked)
 {
 	int status;
@@ -90,9 +78,7 @@ static void child(const char *what, int blocked)
 		_exit(7);
 	}
 	tt_sys(waitpid(pid, &status, 0));
-	tt_say("%s: %s %d\n", what, WIFSIGNALED(status) ? "killed by signal" :
-	       "exited", WIFSIGNALED(status) ? WTERMSIG(status) :
-	       WEXITSTATUS(status));
+	tt_say_end(what, status);
 	tt_check(WIFSIGNALED(status) && WTERMSIG(status) == SIGTRAP);
 }
 
@@ -102,8 +88,8 @@ TT_MAIN
 
 	tt_sys(setrlimit(RLIMIT_CORE, &rl));
 	install();
-	child("child with SIGTRAP blocked", 1);
-	child("child trapping 3 times, then blocked", 0);
+	child("child with SIGTRAP blocked:", 1);
+	child("child trapping 3 times, then blocked:", 0);
 	tt_check(traps == 0);
 	tt_ok();
 	tt_say("own breakpoint, SIGTRAP blocked: death by signal %d expected\n",

@@ -15,18 +15,15 @@
  * wrong ip.
  */
 #include "../tt.h"
-#include <signal.h>
-#include <ucontext.h>
 
 #if defined(__x86_64__)
-#define IP(uc)		((uc)->uc_mcontext.gregs[REG_RIP])
 extern char tt_int3_after[], tt_int4_after[], tt_int1_at[];
 static volatile int traps, segvs, bad_ip;
 
 static void on_sig(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
-	unsigned long ip = IP(uc);
+	unsigned long ip = TT_UC_IP(uc);
 
 	(void)si;
 	if (sig == SIGTRAP) {
@@ -37,7 +34,7 @@ static void on_sig(int sig, siginfo_t *si, void *ctx)
 		segvs++;
 	} else if (ip == (unsigned long)tt_int1_at) {
 		segvs += 100;
-		IP(uc) += 2;
+		TT_UC_IP(uc) += 2;
 	} else {
 		bad_ip++;
 		_exit(3);
@@ -61,16 +58,11 @@ static __attribute__((noinline, noclone)) long forms(long v)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	long v = 0;
 	int i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sig;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGTRAP, &sa, NULL));
-	tt_sys(sigaction(SIGSEGV, &sa, NULL));
+	tt_handle(SIGTRAP, on_sig, 0);
+	tt_handle(SIGSEGV, on_sig, 0);
 	for (i = 0; i < 5; i++)
 		v = forms(v);
 	tt_say("int $3: %d SIGTRAP\n", traps);
@@ -83,15 +75,13 @@ TT_MAIN
 }
 
 #elif defined(__powerpc64__)
-#include <asm/ptrace.h>
-#define IP(uc)		((uc)->uc_mcontext.gp_regs[PT_NIP])
 extern char tt_twi_at[], tt_tdi_at[], tt_tw_at[];
 static volatile int n_twi, n_tdi, n_tw, bad_ip;
 
 static void on_trap(int sig, siginfo_t *si, void *ctx)
 {
 	ucontext_t *uc = ctx;
-	unsigned long ip = IP(uc);
+	unsigned long ip = TT_UC_IP(uc);
 
 	(void)sig;
 	(void)si;
@@ -105,7 +95,7 @@ static void on_trap(int sig, siginfo_t *si, void *ctx)
 		bad_ip++;
 		_exit(3);
 	}
-	IP(uc) += 4;
+	TT_UC_IP(uc) += TT_TRAP_SKIP;	/* nip at the trap */
 }
 
 static __attribute__((noinline, noclone)) long forms(long v, long three)
@@ -127,15 +117,10 @@ static __attribute__((noinline, noclone)) long forms(long v, long three)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	long sum = 0;
 	int i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_trap;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGTRAP, &sa, NULL));
+	tt_handle(SIGTRAP, on_trap, 0);
 	for (i = 0; i < 10; i++)
 		sum += forms(i, 3);
 	tt_say("twi eq 5: %d taken of 10\n", n_twi);

@@ -12,7 +12,7 @@
  * `sc` and so mis-steps int $0x80 / scv (wrong ip after it, a step trap
  * lost across it, a wrong return value).
  */
-#include "../tt.h"
+#include "../tt_sc.h"
 #include <setjmp.h>
 #include <signal.h>
 #include <sys/auxv.h>
@@ -40,13 +40,9 @@ static long int80(long nr, long a, long b, long c)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	long pid, n;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_segv;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGSEGV, &sa, NULL));
+	tt_handle_plain(SIGSEGV, on_segv, 0);
 	if (sigsetjmp(env, 1)) {
 		tt_say("int 0x80: not available (SIGSEGV)\n");
 		tt_ok();
@@ -66,44 +62,14 @@ TT_MAIN
 #define PPC_FEATURE2_SCV	0x00100000
 #endif
 
-static long sc0(long nr)
-{
-	register long r0 asm("r0") = nr;
-	register long r3 asm("r3");
-
-	asm volatile("sc"
-		     : "+r"(r0), "=r"(r3)
-		     :
-		     : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11",
-		       "r12", "cr0", "ctr", "xer", "memory");
-	return r3;
-}
-
-static long scv0(long nr)
-{
-	register long r0 asm("r0") = nr;
-	register long r3 asm("r3");
-
-	asm volatile(".machine push\n\t"
-		     ".machine power9\n\t"
-		     "scv 0\n\t"
-		     ".machine pop"
-		     : "+r"(r0), "=r"(r3)
-		     :
-		     : "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11",
-		       "r12", "lr", "ctr", "xer", "cr0", "cr1", "cr5", "cr6",
-		       "cr7", "memory");
-	return r3;
-}
-
 TT_MAIN
 {
-	long pid = sc0(SYS_getpid);
+	long pid = raw_syscall3(SYS_getpid, 0, 0, 0);
 
 	tt_say("sc getpid equal: %s\n", pid == getpid() ? "yes" : "no");
 	tt_check(pid == getpid());
 	if (getauxval(AT_HWCAP2) & PPC_FEATURE2_SCV) {
-		pid = scv0(SYS_getpid);
+		pid = tt_scv0(SYS_getpid);
 		tt_say("scv getpid equal: %s\n",
 		       pid == getpid() ? "yes" : "no");
 		tt_check(pid == getpid());

@@ -137,19 +137,12 @@ static void *worker(void *arg)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	pthread_attr_t a;
 	pthread_t t[4];
 	int i;
 
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_usr1;
-	sa.sa_flags = SA_ONSTACK;
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
-	sa.sa_sigaction = on_segv;
-	sa.sa_flags = SA_ONSTACK | SA_SIGINFO;
-	tt_sys(sigaction(SIGSEGV, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_usr1, SA_ONSTACK);
+	tt_handle(SIGSEGV, on_segv, SA_ONSTACK);
 	set_alt(0);
 
 	tt_check(!pthread_attr_init(&a));

@@ -12,8 +12,7 @@
  * waits of stepped threads (a thread running ahead of its round), or
  * breaks shared futexes across a fork (keys by inode/page, not mm).
  */
-#include "../tt.h"
-#include <pthread.h>
+#include "../tt_thr.h"
 #include <sys/mman.h>
 #include <sys/wait.h>
 
@@ -68,16 +67,12 @@ static void proc_rounds(struct shared *s, int me)
 TT_MAIN
 {
 	pthread_barrierattr_t ba;
-	pthread_t t[N];
 	struct shared *s;
-	int i, status;
+	int status;
 	pid_t pid;
 
 	tt_check(!pthread_barrier_init(&bar, NULL, N));
-	for (i = 0; i < N; i++)
-		tt_check(!pthread_create(&t[i], NULL, worker, (void *)(long)i));
-	for (i = 0; i < N; i++)
-		tt_check(!pthread_join(t[i], NULL));
+	tt_run_threads(N, worker);
 	tt_say("threads: %d rounds, serial waiters %d, stale slots seen %d\n",
 	       ROUNDS, serial, bad);
 	tt_check(serial == 2 * ROUNDS && bad == 0);

@@ -15,9 +15,8 @@
  * thread's state with the leader's it takes over, or hangs the exec
  * waiting for a stepped thread that never reaches the kill.
  */
-#include "../tt.h"
+#include "../tt_thr.h"
 #include <linux/futex.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <sys/syscall.h>
 
@@ -80,32 +79,13 @@ static void *execer(void *arg)
 	return NULL;
 }
 
-/* Threads: of /proc/self/status, or -1 */
-static int threads(void)
-{
-	static char buf[4096];
-	char *p;
-	int fd = open("/proc/self/status", O_RDONLY);
-	long n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	p = strstr(buf, "\nThreads:");
-	return p ? atoi(p + 9) : -1;
-}
-
 static int execd(char **argv)
 {
 	int rfd, wfd, same, alone;
 	char c = 'x', d = 0;
 
 	same = atoi(argv[2]) == getpid();
-	alone = threads() == 1;
+	alone = tt_threads() == 1;
 	tt_check(sscanf(argv[3], "%d,%d", &rfd, &wfd) == 2);
 	tt_check(write(wfd, &c, 1) == 1 && read(rfd, &d, 1) == 1);
 	tt_say("new image: same pid: %s, one thread: %s, pipe kept: %s\n",

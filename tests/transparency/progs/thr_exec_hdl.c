@@ -14,8 +14,7 @@
  * exec from a handler (the frame is never returned from), or that tears
  * down the other thread's in-handler state wrongly at de_thread.
  */
-#include "../tt.h"
-#include <fcntl.h>
+#include "../tt_thr.h"
 #include <pthread.h>
 #include <signal.h>
 
@@ -73,24 +72,6 @@ static void *thread_b(void *arg)
 	return NULL;
 }
 
-static int threads(void)
-{
-	static char buf[4096];
-	char *p;
-	int fd = open("/proc/self/status", O_RDONLY);
-	long n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	p = strstr(buf, "\nThreads:");
-	return p ? atoi(p + 9) : -1;
-}
-
 static const char *disp(int sig)
 {
 	struct sigaction sa;
@@ -105,7 +86,7 @@ static int execd(void)
 {
 	sigset_t cur;
 	stack_t ss;
-	int n = threads(), u1, u2, ok;
+	int n = tt_threads(), u1, u2, ok;
 
 	tt_sys(sigprocmask(SIG_BLOCK, NULL, &cur));
 	tt_sys(sigaltstack(NULL, &ss));
@@ -126,7 +107,6 @@ static int execd(void)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	pthread_t a, b;
 
 	if (argc == 2 && !strcmp(argv[1], "--execd"))
@@ -136,13 +116,8 @@ TT_MAIN
 	tt_check(alt);
 	tt_sys(pipe(ready));
 	tt_sys(pipe(never));
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_usr1;
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
-	sa.sa_handler = on_usr2;
-	sa.sa_flags = SA_ONSTACK;
-	tt_sys(sigaction(SIGUSR2, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_usr1, 0);
+	tt_handle_plain(SIGUSR2, on_usr2, SA_ONSTACK);
 	signal(SIGTERM, SIG_IGN);
 	tt_check(!pthread_create(&a, NULL, thread_a, NULL));
 	tt_check(!pthread_create(&b, NULL, thread_b, NULL));

@@ -44,18 +44,14 @@ static void *look_fn(void *arg)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	sigset_t s, p;
 	union sigval v;
 	pthread_t t;
 	int i, main_pend;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sig;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
-	tt_sys(sigaction(SIGUSR2, &sa, NULL));
-	tt_sys(sigaction(SIGRTMIN, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_sig, 0);
+	tt_handle_plain(SIGUSR2, on_sig, 0);
+	tt_handle_plain(SIGRTMIN, on_sig, 0);
 	sigemptyset(&s);
 	sigaddset(&s, SIGUSR1);
 	sigaddset(&s, SIGUSR2);
@@ -98,7 +94,7 @@ TT_MAIN
 	tt_check(!pthread_kill(t, SIGUSR1));
 	pthread_barrier_wait(&bar);
 	tt_check(!pthread_join(t, NULL));
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_sig, 0);
 	sigpending(&p);
 	main_pend = sigismember(&p, SIGUSR1);
 	i = sigismember(&t_saw, SIGUSR1);

@@ -15,8 +15,7 @@
  * forgets children of a non-leader thread wrongly, or traps in a child
  * whose address space is a copy of a stepped one.
  */
-#include "../tt.h"
-#include <fcntl.h>
+#include "../tt_thr.h"
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -41,16 +40,22 @@ static void par2(void) { note('a'); }
 static void chi1(void) { note('C'); }
 static void chi2(void) { note('c'); }
 
-static void *holder(void *arg)
+/* count in as parked, then sleep in the condvar until released */
+static void park(void)
 {
-	(void)arg;
-	pthread_mutex_lock(&held);
 	pthread_mutex_lock(&m);
 	parked++;
 	pthread_cond_broadcast(&cv);
 	while (!release)
 		pthread_cond_wait(&cv, &m);
 	pthread_mutex_unlock(&m);
+}
+
+static void *holder(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&held);
+	park();
 	pthread_mutex_unlock(&held);
 	return NULL;
 }
@@ -58,32 +63,8 @@ static void *holder(void *arg)
 static void *waiter(void *arg)
 {
 	(void)arg;
-	pthread_mutex_lock(&m);
-	parked++;
-	pthread_cond_broadcast(&cv);
-	while (!release)
-		pthread_cond_wait(&cv, &m);
-	pthread_mutex_unlock(&m);
+	park();
 	return NULL;
-}
-
-/* Threads: of /proc/self/status, or -1 */
-static int threads(void)
-{
-	static char buf[4096];
-	char *p;
-	int fd = open("/proc/self/status", O_RDONLY);
-	long n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	p = strstr(buf, "\nThreads:");
-	return p ? atoi(p + 9) : -1;
 }
 
 static long csum;
@@ -98,7 +79,7 @@ static void child(void)
 {
 	pthread_t t[2];
 	char *p;
-	int i, n = threads(), busy;
+	int i, n = tt_threads(), busy;
 
 	busy = pthread_mutex_trylock(&held) == EBUSY;
 	order[norder] = 0;
@@ -124,7 +105,7 @@ static void *thread_forks(void *arg)
 	(void)arg;
 	pid = fork();
 	if (pid == 0) {
-		int alone = threads() == 1;
+		int alone = tt_threads() == 1;
 		int leader = syscall(SYS_gettid) == getpid();
 
 		tt_say("child of a thread: one thread: %s, tid is pid: %s\n",

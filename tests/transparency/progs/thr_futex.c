@@ -15,13 +15,12 @@
  * restarts an interrupted futex call wrongly, or that disturbs the
  * return values of these calls in stepped threads.
  */
-#include "../tt.h"
+#include "../tt_thr.h"
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/syscall.h>
-#include <time.h>
 
 #define ROUNDS	100
 
@@ -47,26 +46,6 @@ static const char *res(long r)
 			 r == -ETIMEDOUT ? "ETIMEDOUT" :
 			 r == -EINTR ? "EINTR" : "other");
 	return b;
-}
-
-/* wait until thread @tid sleeps in futex() */
-static void until_blocked(int tid)
-{
-	char path[64], buf[64];
-	FILE *f;
-	int n;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
-	for (;;) {
-		f = fopen(path, "r");
-		tt_check(f);
-		n = fscanf(f, "%63s", buf);
-		fclose(f);
-		if (n == 1 && strtol(buf, NULL, 10) == SYS_futex &&
-		    buf[0] >= '0' && buf[0] <= '9')
-			return;
-		sched_yield();
-	}
 }
 
 static int turn;
@@ -139,7 +118,7 @@ static void start(struct waiter *w, int *word, int bitset)
 	tt_check(!pthread_create(&w->t, NULL, wait_fn, w));
 	while (!__atomic_load_n(&w->tid, __ATOMIC_ACQUIRE))
 		sched_yield();
-	until_blocked(w->tid);
+	tt_check(tt_wait_sleeping(getpid(), w->tid, SYS_futex));
 }
 
 static int wa, wb;

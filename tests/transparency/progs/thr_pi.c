@@ -14,7 +14,7 @@
  * hand-over, owner-died and waiters bits in the user word the kernel
  * updates with cmpxchg) for stepped threads.
  */
-#include "../tt.h"
+#include "../tt_thr.h"
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sys/syscall.h>
@@ -92,14 +92,8 @@ static void *mlocker(void *arg)
 
 static void run(void *(*fn)(void *), const char *what)
 {
-	pthread_t t[N];
-	int i;
-
 	counter = 0;
-	for (i = 0; i < N; i++)
-		tt_check(!pthread_create(&t[i], NULL, fn, NULL));
-	for (i = 0; i < N; i++)
-		tt_check(!pthread_join(t[i], NULL));
+	tt_run_threads(N, fn);
 	tt_say("%s: %d threads x %d locks, counter %ld\n", what, N, LOCKS,
 	       counter);
 	tt_check(counter == N * LOCKS);

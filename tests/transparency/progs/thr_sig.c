@@ -44,16 +44,11 @@ static void *waiter(void *arg)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	pthread_t t[N];
 	sigset_t usr1;
 	int i, ok = 1;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_usr1;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle(SIGUSR1, on_usr1, 0);
 	sigemptyset(&usr1);
 	sigaddset(&usr1, SIGUSR1);
 	tt_sys(sigprocmask(SIG_BLOCK, &usr1, NULL));

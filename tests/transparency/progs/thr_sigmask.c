@@ -66,15 +66,11 @@ static void *worker(void *arg)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	pthread_t t[N];
 	sigset_t s;
 	int i, k, ok = 1;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
+	tt_handle_plain(SIGUSR1, on_usr1, 0);
 	sigemptyset(&s);
 	sigaddset(&s, SIGUSR1);
 	sigaddset(&s, SIGUSR2);

@@ -94,19 +94,14 @@ static void *worker(void *arg)
 
 TT_MAIN
 {
-	struct sigaction sa;
 	pthread_t t[N];
 	union sigval v;
 	int i, k, ok = 1;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sig;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	tt_sys(sigaction(SIGUSR1, &sa, NULL));
-	tt_sys(sigaction(SIGUSR2, &sa, NULL));
-	tt_sys(sigaction(SIGRTMIN, &sa, NULL));
-	tt_sys(sigaction(SIGRTMIN + 2, &sa, NULL));
+	tt_handle(SIGUSR1, on_sig, 0);
+	tt_handle(SIGUSR2, on_sig, 0);
+	tt_handle(SIGRTMIN, on_sig, 0);
+	tt_handle(SIGRTMIN + 2, on_sig, 0);
 	tt_check(!pthread_barrier_init(&bar, NULL, N + 1));
 	for (i = 0; i < N; i++)
 		tt_check(!pthread_create(&t[i], NULL, worker, (void *)(long)i));

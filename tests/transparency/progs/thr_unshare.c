@@ -13,9 +13,8 @@
  * them wrong once a thread has its own; or trips over a thread whose
  * comm no longer matches the name it was armed by.
  */
-#include "../tt.h"
+#include "../tt_thr.h"
 #include <fcntl.h>
-#include <pthread.h>
 #include <sched.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -64,20 +63,6 @@ static void *thread_c(void *arg)
 	return NULL;
 }
 
-static int read_comm(const char *path, char *buf, int size)
-{
-	int fd = open(path, O_RDONLY), n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return 0;
-}
-
 TT_MAIN
 {
 	char cwd[64], comm0[32], comm1[32], tcomm[32], path[64];
@@ -88,7 +73,7 @@ TT_MAIN
 	tt_sys(chdir("/"));
 	umask(022);
 	tt_sys(pipe(pfd));
-	tt_check(!read_comm("/proc/self/comm", comm0, sizeof(comm0)));
+	tt_check(!tt_read_text("/proc/self/comm", comm0, sizeof(comm0)));
 	tt_check(!pthread_barrier_init(&bar, NULL, 4));
 	tt_check(!pthread_create(&t[0], NULL, thread_a, NULL));
 	tt_check(!pthread_create(&t[1], NULL, thread_b, NULL));
@@ -102,9 +87,9 @@ TT_MAIN
 	/* pfd[1] is still the pipe here (fd_ok): any other number is free */
 	newfd_absent = b_newfd == pfd[1] || fcntl(b_newfd, F_GETFD) < 0;
 	snprintf(path, sizeof(path), "/proc/self/task/%d/comm", c_tid);
-	c_ok = !read_comm(path, tcomm, sizeof(tcomm)) &&
+	c_ok = !tt_read_text(path, tcomm, sizeof(tcomm)) &&
 	       !strcmp(tcomm, "tt-renamed\n");
-	main_comm_ok = !read_comm("/proc/self/comm", comm1, sizeof(comm1)) &&
+	main_comm_ok = !tt_read_text("/proc/self/comm", comm1, sizeof(comm1)) &&
 		       !strcmp(comm0, comm1);
 	pthread_barrier_wait(&bar);
 	for (i = 0; i < 3; i++)
