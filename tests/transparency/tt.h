@@ -142,25 +142,45 @@ static inline void tt_say_end(const char *who, int status)
 }
 
 /*
- * Write at @p a function returning @imm (x86: mov $imm, %eax; ret;
- * POWER: li r3, imm; blr: @imm within 16 bits) and make it visible to
- * instruction fetch. Returns its length in bytes.
+ * Write at @p a function returning @imm, or with @add_arg its first
+ * argument plus @imm (x86: mov $imm, %eax or lea imm(%rdi), %rax; ret;
+ * POWER: li r3, imm or addi r3, r3, imm; blr: @imm within 16 bits).
+ * Nothing is flushed: the caller makes it visible to instruction fetch
+ * when its test wants. Returns its length in bytes.
  */
-static inline int tt_emit_ret(unsigned char *p, int imm)
+static inline int tt_emit(unsigned char *p, int imm, int add_arg)
 {
 #if defined(__x86_64__)
-	p[0] = 0xb8;
-	memcpy(p + 1, &imm, 4);
-	p[5] = 0xc3;
-	__builtin___clear_cache((char *)p, (char *)p + 6);
-	return 6;
+	unsigned char *q = p;
+
+	if (add_arg) {
+		*q++ = 0x48;
+		*q++ = 0x8d;
+		*q++ = 0x87;
+	} else {
+		*q++ = 0xb8;
+	}
+	memcpy(q, &imm, 4);
+	q[4] = 0xc3;
+	return q + 5 - p;
 #else
-	uint32_t insn[2] = { 0x38600000u | (imm & 0xffff), 0x4e800020u };
+	uint32_t insn[2] = {
+		(add_arg ? 0x38630000u : 0x38600000u) | (imm & 0xffff),
+		0x4e800020u,
+	};
 
 	memcpy(p, insn, sizeof(insn));
-	__builtin___clear_cache((char *)p, (char *)p + sizeof(insn));
 	return sizeof(insn);
 #endif
+}
+
+/* tt_emit() of a function returning @imm, made visible to fetch */
+static inline int tt_emit_ret(unsigned char *p, int imm)
+{
+	int n = tt_emit(p, imm, 0);
+
+	__builtin___clear_cache((char *)p, (char *)p + n);
+	return n;
 }
 
 int tt_body(int argc, char **argv);

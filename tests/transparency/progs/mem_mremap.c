@@ -25,23 +25,6 @@ typedef int (*fn_t)(void);
 
 static long ps;
 
-static void emit(unsigned char *p, int imm)
-{
-#if defined(__x86_64__)
-	p[0] = 0xb8;				/* mov $imm32, %eax */
-	memcpy(p + 1, &imm, 4);
-	p[5] = 0xc3;				/* ret */
-#elif defined(__powerpc64__)
-	uint32_t insn[2] = {
-		0x38600000u | (imm & 0xffff),	/* li r3, imm */
-		0x4e800020u,			/* blr */
-	};
-
-	memcpy(p, insn, sizeof(insn));
-#endif
-	__builtin___clear_cache((char *)p, (char *)p + 16);
-}
-
 static unsigned char *code_page(void *at, int imm)
 {
 	unsigned char *p = mmap(at, ps, PROT_READ | PROT_WRITE,
@@ -49,7 +32,7 @@ static unsigned char *code_page(void *at, int imm)
 				(at ? MAP_FIXED : 0), -1, 0);
 
 	tt_check(p != MAP_FAILED);
-	emit(p, imm);
+	tt_emit_ret(p, imm);
 	tt_sys(mprotect(p, ps, PROT_READ | PROT_EXEC));
 	return p;
 }

@@ -25,23 +25,6 @@ static __attribute__((noinline)) long target(long x)
 	return 2 * x + 1;
 }
 
-static void emit_const(unsigned char *p, int imm)
-{
-#if defined(__x86_64__)
-	p[0] = 0xb8;				/* mov $imm32, %eax */
-	memcpy(p + 1, &imm, 4);
-	p[5] = 0xc3;				/* ret */
-#elif defined(__powerpc64__)
-	uint32_t insn[2] = {
-		0x38600000u | (imm & 0xffff),	/* li r3, imm */
-		0x4e800020u,			/* blr */
-	};
-
-	memcpy(p, insn, sizeof(insn));
-#endif
-	__builtin___clear_cache((char *)p, (char *)p + 16);
-}
-
 static void emit_tramp(unsigned char *p)
 {
 #if defined(__x86_64__)
@@ -71,7 +54,7 @@ static __attribute__((noinline)) long run(long ps)
 	tt_sys(mprotect((void *)lo, hi - lo,
 			PROT_READ | PROT_WRITE | PROT_EXEC));
 	for (i = 0; i < 10; i++) {
-		emit_const(code, 700 + i);
+		tt_emit_ret(code, 700 + i);
 		sum += fn(0, NULL);
 	}
 	tt_say("stack code, rewritten 10 times: sum %ld\n", sum);

@@ -34,31 +34,6 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
 	siglongjmp(env, 1);
 }
 
-/* shape 0: return imm; shape 1: return arg + imm */
-static void emit(unsigned char *p, int imm, int shape)
-{
-#if defined(__x86_64__)
-	if (shape) {
-		*p++ = 0x48;			/* lea imm32(%rdi), %rax */
-		*p++ = 0x8d;
-		*p++ = 0x87;
-	} else {
-		*p++ = 0xb8;			/* mov $imm32, %eax */
-	}
-	memcpy(p, &imm, 4);
-	p[4] = 0xc3;				/* ret */
-#elif defined(__powerpc64__)
-	uint32_t insn[2];
-
-	if (shape)
-		insn[0] = 0x38630000u | (imm & 0xffff);	/* addi r3, r3, imm */
-	else
-		insn[0] = 0x38600000u | (imm & 0xffff);	/* li r3, imm */
-	insn[1] = 0x4e800020u;				/* blr */
-	memcpy(p, insn, sizeof(insn));
-#endif
-}
-
 TT_MAIN
 {
 	struct sigaction sa;
@@ -78,7 +53,7 @@ TT_MAIN
 	fn = (fn_t)(uintptr_t)page;
 	for (i = 0; i < 20; i++) {
 		tt_sys(mprotect(page, ps, PROT_READ | PROT_WRITE));
-		emit(page, 10 * i, i % 2);
+		tt_emit(page, 10 * i, i % 2);
 		__builtin___clear_cache((char *)page, (char *)page + 16);
 		tt_sys(mprotect(page, ps, PROT_READ | PROT_EXEC));
 		sum += fn(i);
