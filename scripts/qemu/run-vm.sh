@@ -213,8 +213,13 @@ pidfile=$rundir/qemu.pid
 # Ctrl-C goes to the guest, as with plain -nographic. Ctrl-A x quits,
 # Ctrl-A b sends a serial BREAK (a SysRq prefix for the 8250 console);
 # the hvc console (ppc64le) has no BREAK: Ctrl-O is its SysRq prefix.
+# Memory: 512 MiB; the debug kernels 1 GiB: KASAN's shadow takes an
+# eighth, and the initramfs (the transparency suite's static programs:
+# about 185 MB unpacked on ppc64le) must unpack beside its compressed copy.
+mem=512
+[ "$ITRACE_KVARIANT" != debug ] || mem=1024
 # shellcheck disable=SC2054 # commas are qemu's, not array separators
-qemu_cmd=("$QEMU" "${machine[@]}" -accel "$accel" -m 512
+qemu_cmd=("$QEMU" "${machine[@]}" -accel "$accel" -m "$mem"
 	-nographic -no-reboot -nic none
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	-chardev "stdio,id=con0,mux=on,signal=off,logfile=$console_log"
