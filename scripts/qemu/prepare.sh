@@ -52,6 +52,14 @@ fi
 module=()
 if [ $no_module -eq 1 ]; then
 	say "ITRACE_NO_MODULE=1: no module built, none in the initramfs"
+elif [ "$ITRACE_VIA_DKMS" = 1 ]; then
+	# The module under test is the one DKMS builds, as a user installs
+	# it (lib.sh: Debian's own amd64 kernels, x86_64 6.12). No kbuild
+	# build beside it: the style group's W=1 builds are the warnings
+	# check for these kernels too (tests/checkpatch.sh).
+	[ -n "${release:-}" ] || release=$(cat "$kdir/include/config/kernel.release")
+	ko=$("$ITRACE_TOP/scripts/qemu/dkms-build.sh" "$kdir" "$release" "$b/dkms")
+	module=(--module "$ko")
 else
 	# Built from a copy per arch: one tree's objects must not be
 	# clobbered by the other arch's build.
@@ -73,14 +81,6 @@ else
 		CROSS_COMPILE="$KCROSS" W=1 modules
 	module=(--module "$b/module/kdb_itrace.ko")
 fi
-# Where the module under test is the one DKMS builds (lib.sh: Debian's
-# own kernels, x86_64 6.12), the W=1 build above stays: it is the
-# warnings check there.
-if [ "$ITRACE_VIA_DKMS" = 1 ] && [ $no_module -eq 0 ]; then
-	[ -n "${release:-}" ] || release=$(cat "$kdir/include/config/kernel.release")
-	ko=$("$ITRACE_TOP/scripts/qemu/dkms-build.sh" "$kdir" "$release" "$b/dkms")
-	module=(--module "$ko")
-fi
 # The debug kernel's checkers get a canary (tests/vm/debug_canary.exp).
 if [ "$ITRACE_KVARIANT" = debug ]; then
 	rm -rf "$b/kmod"
@@ -101,45 +101,55 @@ if [ "$ITRACE_KVARIANT" = debug ]; then
 		module+=(--kmod "$b/kmod/kdb_itrace_signed.ko")
 	fi
 fi
+# The user programs no kernel shapes (progs.mk): built once per arch into
+# build/progs-ARCH/, shared by all its kernels (a lock: the lanes of
+# tests/run-all.sh can meet there), and linked into this kernel's dir,
+# where the tests and the host-side checkers look for them.
+pdir=$ITRACE_TOP/build/progs-$ITRACE_ARCH
+mkdir -p "$pdir"
+keep=()
+[ $no_module -eq 0 ] || keep=(-k)
+say "test programs (shared by every $ITRACE_ARCH kernel): $pdir"
+if ! (flock 9 && make -j2 ${keep[@]+"${keep[@]}"} -f "$ITRACE_TOP/scripts/qemu/progs.mk" \
+	O="$pdir" TOP="$ITRACE_TOP" CC="$TARGET_CC") >"$b/progs.log" 2>&1 9>"$pdir/.lock"; then
+	# with ITRACE_NO_MODULE=1 what did not build is left out below
+	if [ $no_module -eq 0 ]; then
+		tail -20 "$b/progs.log" >&2
+		die "test programs failed (full log: $b/progs.log)"
+	fi
+fi
 progs=()
 for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_syscall tp_trig \
 	tp_trig_thr tp_tf tp_bigsym tp_cred tp_name; do
-	if [ $no_module -eq 1 ]; then
-		rm -f "$b/$p"
-		if ! $TARGET_CC -static -O1 -fno-inline -g -o "$b/$p" \
-			"$ITRACE_TOP/tests/prog/$p.c" >"$b/prog-$p.log" 2>&1; then
-			say "warning: tests/prog/$p.c does not build for $ITRACE_ARCH, left out (ITRACE_NO_MODULE=1; log: $b/prog-$p.log)"
-			continue
-		fi
-	else
-		run "prog-$p" $TARGET_CC -static -O1 -fno-inline -g -o "$b/$p" \
-			"$ITRACE_TOP/tests/prog/$p.c"
+	rm -f "$b/$p"
+	if [ ! -f "$pdir/$p" ]; then
+		# only with ITRACE_NO_MODULE=1 (make -k): a program that
+		# does not build for a new arch yet is left out
+		say "warning: tests/prog/$p.c does not build for $ITRACE_ARCH, left out (ITRACE_NO_MODULE=1; log: $b/progs.log)"
+		continue
 	fi
+	ln -f "$pdir/$p" "$b/$p"
 	progs+=(--prog "$b/$p")
 done
 # The transparency suite (tests/transparency/): its programs, each named
-# by its file (the name tt-run arms it by), and tt-run, its guest half.
+# by its file (the name tt-run arms it by), tt-run, its guest half, and
+# the traced-program fuzzer outside tt/ (tt-run gives it a seed).
+rm -rf "$b/tt"
 mkdir -p "$b/tt"
 for c in "$ITRACE_TOP"/tests/transparency/progs/*.c; do
 	[ -e "$c" ] || continue
 	p=$(basename "$c" .c)
-	run "tt-$p" $TARGET_CC -static -O1 -g -pthread -Wall -Wextra -Werror \
-		-I "$ITRACE_TOP/tests/transparency" -o "$b/tt/$p" "$c"
+	[ -f "$pdir/tt/$p" ] || die "tests/transparency/progs/$p.c did not build (log: $b/progs.log)"
+	ln -f "$pdir/tt/$p" "$b/tt/$p"
 	progs+=(--prog "$b/tt/$p")
 done
-# the traced-program fuzzer, outside tt/: tt-run gives it a seed
-run tt_fuzz $TARGET_CC -static -O1 -g -pthread -Wall -Wextra -Werror \
-	-I "$ITRACE_TOP/tests/transparency" -o "$b/tt_fuzz" \
-	"$ITRACE_TOP/tests/transparency/fuzz/tt_fuzz.c"
+ln -f "$pdir/tt_fuzz" "$b/tt_fuzz"
 progs+=(--prog "$b/tt_fuzz")
 cp "$ITRACE_TOP/tests/transparency/tt-run.sh" "$b/tt/tt-run"
 cp "$ITRACE_TOP/tests/transparency/exceptions" "$b/tt/tt-exceptions"
 progs+=(--prog "$b/tt/tt-run" --prog "$b/tt/tt-exceptions")
-# itrace-dump's `capture`, the part that runs on the traced machine:
-# static, without elfutils (tools/itrace-dump/Makefile's capture-only)
-run itrace-dump $TARGET_CC -static -O2 -D_GNU_SOURCE -DITRACE_DUMP_CAPTURE_ONLY \
-	-o "$b/itrace-dump" "$ITRACE_TOP/tools/itrace-dump/main.c" \
-	"$ITRACE_TOP/tools/itrace-dump/drain.c"
+# itrace-dump's `capture`, the part that runs on the traced machine
+ln -f "$pdir/itrace-dump" "$b/itrace-dump"
 progs+=(--prog "$b/itrace-dump")
 # The dynamically linked PIE test program, and what it needs at run
 # time: its loader at the path its PT_INTERP names and every DT_NEEDED
@@ -150,8 +160,7 @@ rm -rf "$b/lib"
 mkdir -p "$b/lib"
 libs=()
 p=tp_calls
-run "prog-$p" $TARGET_CC -O1 -fno-inline -g -fPIE -pie -o "$b/$p" \
-	"$ITRACE_TOP/tests/prog/$p.c"
+ln -f "$pdir/$p" "$b/$p"
 progs+=(--prog "$b/$p")
 interp=$(readelf -lW "$b/$p" | sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
 [ -n "$interp" ] || die "$b/$p: no program interpreter"

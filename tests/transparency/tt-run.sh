@@ -14,6 +14,8 @@
 #   TT-HANG name mode            killed after SECS (untraced it ended)
 #   TT-EXC name mode: reason     a difference EXCEPTIONS accepts for this
 #                                arch and mode (tests/transparency/exceptions)
+#   TT-TIME name start end       the guest's uptime around all its runs
+#                                (which programs the suite's time goes to)
 # and last "TT-DONE programs differing".
 # A program that hangs untraced is a suite bug: TT-DIFF name untraced.
 ctl=/sys/kernel/debug/itrace/control
@@ -50,6 +52,7 @@ run() {
 ndiff=0
 for p in "$@"; do
 	name=${p##*/}
+	read -r t0 _ </proc/uptime
 	run "$p" /tmp/tt.ref
 	if grep -q '^end 137$' /tmp/tt.ref; then
 		echo "TT-DIFF $name untraced: did not end within ${secs}s"
@@ -98,5 +101,7 @@ for p in "$@"; do
 	else
 		echo "TT-SAME $name $n"
 	fi
+	read -r t1 _ </proc/uptime
+	echo "TT-TIME $name $t0 $t1"
 done
 echo "TT-DONE $# $ndiff"

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+# The guest's user programs for one arch, which no kernel shapes: built
+# once into O= (build/progs-ARCH/) and shared by every kernel of that
+# arch (test, 6.12, stock, debug), rebuilt only when a source, a header
+# it includes (-MMD) or this file changes. prepare.sh runs it with -j2
+# under a lock and links the results into each kernel's build dir.
+#   make -f progs.mk O=DIR TOP=CHECKOUT CC=TARGET-gcc [-k] [TARGETS]
+# Targets: tp (tests/prog's static test programs), tp_calls (the
+# dynamically linked PIE one), tt (the transparency suite and its
+# fuzzer), dump (itrace-dump's capture half). Default: all four.
+
+TP := tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch \
+	tp_syscall tp_trig tp_trig_thr tp_tf tp_bigsym tp_cred tp_name
+TT := $(notdir $(basename $(wildcard $(TOP)/tests/transparency/progs/*.c)))
+TTI := -I $(TOP)/tests/transparency
+# this file is in every rule's prerequisites: a changed flag rebuilds
+MK := $(lastword $(MAKEFILE_LIST))
+
+.PHONY: all tp tp_calls tt dump
+all: tp tp_calls tt dump
+tp: $(addprefix $(O)/,$(TP))
+tp_calls: $(O)/tp_calls
+tt: $(addprefix $(O)/tt/,$(TT)) $(O)/tt_fuzz
+dump: $(O)/itrace-dump
+
+# -fno-inline: the VM tests find their functions' calls in the log
+$(O)/tp_%: $(TOP)/tests/prog/tp_%.c $(MK)
+	$(CC) -static -O1 -fno-inline -g -MMD -MP -MF $@.d -o $@ $<
+
+$(O)/tp_calls: $(TOP)/tests/prog/tp_calls.c $(MK)
+	$(CC) -O1 -fno-inline -g -fPIE -pie -MMD -MP -MF $@.d -o $@ $<
+
+$(O)/tt/%: $(TOP)/tests/transparency/progs/%.c $(MK) | $(O)/tt
+	$(CC) -static -O1 -g -pthread -Wall -Wextra -Werror $(TTI) -MMD -MP -MF $@.d -o $@ $<
+
+$(O)/tt_fuzz: $(TOP)/tests/transparency/fuzz/tt_fuzz.c $(MK)
+	$(CC) -static -O1 -g -pthread -Wall -Wextra -Werror $(TTI) -MMD -MP -MF $@.d -o $@ $<
+
+# static, without elfutils (tools/itrace-dump/Makefile's capture-only)
+# (two sources: its headers listed, not generated)
+$(O)/itrace-dump: $(TOP)/tools/itrace-dump/main.c $(TOP)/tools/itrace-dump/drain.c \
+		$(wildcard $(TOP)/tools/itrace-dump/*.h) $(MK)
+	$(CC) -static -O2 -D_GNU_SOURCE -DITRACE_DUMP_CAPTURE_ONLY \
+		-o $@ $(filter %.c,$^)
+
+$(O)/tt:
+	mkdir -p $@
+
+# a failed compile leaves no stale binary behind
+.DELETE_ON_ERROR:
+-include $(wildcard $(O)/*.d $(O)/tt/*.d)
