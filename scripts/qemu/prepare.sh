@@ -11,9 +11,12 @@
 # headers package: by DKMS on x86_64 (dkms-build.sh; lib.sh's
 # ITRACE_VIA_DKMS), by kbuild across to ppc64le.
 # Progress goes to stderr, build logs to that dir's *.log; on success
-# prints the initramfs path.
+# prints the initramfs path; beside it initramfs-tt.cpio.gz, the same
+# with the transparency suite's programs.
 #
-# Env: ITRACE_NO_MODULE=1  build no module and put none in the initramfs
+# Env: ITRACE_TT_IMAGE="NAME..."  only these transparency programs in the
+#      initramfs (set, even empty: that list; unset: all of them)
+#      ITRACE_NO_MODULE=1  build no module and put none in the initramfs
 #      (for bringing up an arch the module does not support yet); a test
 #      program that does not compile for the arch is then skipped with a
 #      warning instead of failing the build.
@@ -132,22 +135,68 @@ for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_sysca
 	progs+=(--prog "$b/$p")
 done
 # The transparency suite (tests/transparency/): its programs, each named
-# by its file (the name tt-run arms it by), tt-run, its guest half, and
-# the traced-program fuzzer outside tt/ (tt-run gives it a seed).
+# by its file (the name tt-run arms it by), the traced-program fuzzer,
+# tt-run (the guest half) and its exceptions. They are ~120 MB of static
+# binaries: not in the initramfs every boot unpacks (that cost every VM
+# test 4 s of boot on the test kernels, 10 s on the debug ones), but in
+# an archive of their own appended to it for the boots that run them
+# (initramfs-tt.cpio.gz: transparency.exp, make vm). The kernel unpacks
+# concatenated archives one after the other into the same root.
 rm -rf "$b/tt"
 mkdir -p "$b/tt"
+tt=()
 for c in "$ITRACE_TOP"/tests/transparency/progs/*.c; do
 	[ -e "$c" ] || continue
 	p=$(basename "$c" .c)
 	[ -f "$pdir/tt/$p" ] || die "tests/transparency/progs/$p.c did not build (log: $b/progs.log)"
 	ln -f "$pdir/tt/$p" "$b/tt/$p"
-	progs+=(--prog "$b/tt/$p")
+	# ITRACE_TT_IMAGE (tests/vm/run.sh): only those in the archive
+	[ -z "${ITRACE_TT_IMAGE+set}" ] || [[ " $ITRACE_TT_IMAGE " == *" $p "* ]] ||
+		continue
+	tt+=("$p")
 done
 ln -f "$pdir/tt_fuzz" "$b/tt_fuzz"
-progs+=(--prog "$b/tt_fuzz")
+# tt_archive OUT NAME...: those programs, tt_fuzz, tt-run and its
+# exceptions in /bin of an initramfs archive (newc, gzip)
+tt_archive() {
+	local out=$1 stage=$1.stage p
+	shift
+	rm -rf "$stage"
+	mkdir -p "$stage/bin"
+	for p in "$@"; do
+		ln -f "$b/tt/$p" "$stage/bin/$p"
+	done
+	ln -f "$b/tt_fuzz" "$stage/bin/tt_fuzz"
+	install -m 0755 "$ITRACE_TOP/tests/transparency/tt-run.sh" "$stage/bin/tt-run"
+	install -m 0644 "$ITRACE_TOP/tests/transparency/exceptions" "$stage/bin/tt-exceptions"
+	(cd "$stage" && find bin -type f | LC_ALL=C sort |
+		cpio --create --format=newc --owner=0:0 --reproducible --quiet) |
+		gzip -n -6 >"$out.tmp" && mv "$out.tmp" "$out"
+	rm -rf "$stage"
+}
 cp "$ITRACE_TOP/tests/transparency/tt-run.sh" "$b/tt/tt-run"
 cp "$ITRACE_TOP/tests/transparency/exceptions" "$b/tt/tt-exceptions"
-progs+=(--prog "$b/tt/tt-run" --prog "$b/tt/tt-exceptions")
+if [ -n "${ITRACE_TT_IMAGE+set}" ]; then
+	# a few: this kernel's own, made each time
+	tt_archive "$b/tt.cpio.gz" ${tt[@]+"${tt[@]}"}
+	ttarc=$b/tt.cpio.gz
+else
+	# all of them: once per arch, again only when one of them or the
+	# list changed (its key: the names and tt-run's and the
+	# exceptions' sums)
+	ttarc=$pdir/tt.cpio.gz
+	key=$({ echo "${tt[*]}"; cat "$ITRACE_TOP/tests/transparency/tt-run.sh" \
+		"$ITRACE_TOP/tests/transparency/exceptions"; } | sha256sum)
+	(
+		flock 9
+		if [ "$(cat "$ttarc.key" 2>/dev/null)" != "$key" ] ||
+			[ -n "$(find "$pdir/tt" "$pdir/tt_fuzz" -newer "$ttarc" -print -quit 2>&1)" ]; then
+			say "transparency programs' archive: $ttarc"
+			tt_archive "$ttarc" "${tt[@]}" && echo "$key" >"$ttarc.key"
+		fi
+	) 9>"$pdir/.lock"
+fi
+[ -s "$ttarc" ] || die "no transparency archive $ttarc"
 # itrace-dump's `capture`, the part that runs on the traced machine
 ln -f "$pdir/itrace-dump" "$b/itrace-dump"
 progs+=(--prog "$b/itrace-dump")
@@ -181,4 +230,6 @@ vdso=$(find "$kdir/arch" -name vdso64.so 2>/dev/null | head -n 1)
 run initramfs "$ITRACE_TOP/scripts/qemu/build-initramfs.sh" \
 	"$b/initramfs.cpio.gz" ${module[@]+"${module[@]}"} ${progs[@]+"${progs[@]}"} \
 	"${libs[@]}"
+cat "$b/initramfs.cpio.gz" "$ttarc" >"$b/initramfs-tt.cpio.gz.tmp"
+mv "$b/initramfs-tt.cpio.gz.tmp" "$b/initramfs-tt.cpio.gz"
 echo "$b/initramfs.cpio.gz"

@@ -13,11 +13,117 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 b=$ITRACE_BUILD
 mkdir -p "$b"
 
-initrd=$("$top/scripts/qemu/prepare.sh" 2> >(tee "$b/prepare.log" >&2)) || {
-	echo "FAIL vm: could not build the VM (log: $b/prepare.log)"
-	tail -15 "$b/prepare.log" | sed 's/^/    /'
-	exit 1
+# The transparency suite's programs that need a kernel feature the test
+# kernels leave out (their configs are tinyconfig plus what the module
+# and the VM need): seccomp filters, rseq, x86's 32-bit system call gate.
+# Where the kernel lacks it a program would only print the same refusal
+# traced and untraced, a pass that tests nothing: it runs where the
+# kernel has it (Debian's own kernels) and is left out elsewhere.
+tt_need() {
+	case $1 in
+	sec_*) echo CONFIG_SECCOMP_FILTER ;;
+	rseq_*) echo CONFIG_RSEQ ;;
+	sys_int80) [ "$ITRACE_ARCH" != x86_64 ] || echo CONFIG_IA32_EMULATION ;;
+	esac
 }
+# every program of the suite
+tt_all() {
+	local f
+
+	for f in "$top"/tests/transparency/progs/*.c; do
+		f=${f##*/}
+		echo "${f%.c}"
+	done
+}
+kernel_config() {
+	local kd
+	if [ "$ITRACE_KVARIANT" = stock ]; then
+		read -r _ _ kd < <("$top/scripts/qemu/stock-kernel.sh" "$ITRACE_KVER")
+		echo "$kd/.config"
+	else
+		echo "$(kernel_dir)/.config"
+	fi
+}
+# tt_fit PROG...: those whose feature this kernel has (one note line for
+# the others); with --needing, only those that need one
+tt_fit() {
+	local cfg p sym needing='' out=() left=()
+	[ "$1" != --needing ] || { needing=1; shift; }
+	cfg=$(kernel_config)
+	for p in "$@"; do
+		sym=$(tt_need "$p")
+		if [ -z "$sym" ]; then
+			[ -n "$needing" ] || out+=("$p")
+		elif grep -q "^$sym=y" "$cfg" 2>/dev/null; then
+			out+=("$p")
+		else
+			left+=("$p")
+		fi
+	done
+	[ ${#left[@]} -eq 0 ] ||
+		say "transparency: left out on this kernel (no seccomp filters, rseq or ia32 gate): ${left[*]}"
+	echo "${out[@]}"
+}
+
+# The debug kernels run a share (tt_share: the programs whose paths in
+# the module their checkers watch best: signal delivery and sigreturn,
+# fork and exec from handlers and threads, ptrace, the larx windows).
+tt_share() {
+	case $ITRACE_ARCH in
+	ppc64le) echo "sig_fork_hdl sig_edit_ctx step_pushf atom_widths
+		atom_resvbranch" ;;
+	*) echo "sig_fork_hdl sig_nodefer300 sig_edit_ctx step_popf step_pushf
+		step_sigret_pf thr_exec proc_vfork dbg_setregs dbg_parent_step" ;;
+	esac
+}
+# tt_run_list: the programs this kernel's transparency test runs.
+# ITRACE_TT_PROGS ("none": no program) overrides it (make fuzz-traced).
+tt_run_list() {
+	if [ -n "${ITRACE_TT_PROGS:-}" ]; then
+		echo "${ITRACE_TT_PROGS/#none/}"
+	elif [ "$ITRACE_KVARIANT" = debug ]; then
+		tt_share
+	elif [ "$ITRACE_KVARIANT" = stock ]; then
+		# shellcheck disable=SC2046 # one argument per program
+		tt_fit --needing $(tt_all)
+	else
+		# shellcheck disable=SC2046 # one argument per program
+		tt_fit $(tt_all)
+	fi
+}
+# Only those go into the initramfs (prepare.sh's ITRACE_TT_IMAGE) where
+# they are a few: every program is a static binary of about 800 KB, and
+# unpacking all of them is most of a debug kernel's boot (KASAN) and of
+# its guest's memory. The test kernels' images carry them all (their
+# .config, which tt_fit reads, may not be built yet).
+case $ITRACE_KVARIANT in
+debug | stock) ITRACE_TT_IMAGE=$(echo $(tt_run_list 2>/dev/null)); export ITRACE_TT_IMAGE ;;
+esac
+
+# ITRACE_VM_PART=moved (tests/run-all.sh): this kernel's other part is
+# running meanwhile and has built everything; boot that, build nothing
+# (a second prepare.sh would rewrite the files under its tests).
+# The other part says so in $b/prepared (ITRACE_VM_RUN: the run's id).
+if [ "${ITRACE_VM_PART:-}" = moved ]; then
+	initrd=$b/initramfs.cpio.gz
+	for ((i = 0; i < 360; i++)); do
+		[ "$(cat "$b/prepared" 2>/dev/null)" != "${ITRACE_VM_RUN:-}" ] || break
+		sleep 5
+	done
+	[ "$(cat "$b/prepared" 2>/dev/null)" = "${ITRACE_VM_RUN:-}" ] ||
+		{ echo "FAIL vm: the other part did not build $initrd within 30 minutes"; exit 1; }
+else
+	rm -f "$b/prepared"
+	initrd=$("$top/scripts/qemu/prepare.sh" 2> >(tee "$b/prepare.log" >&2)) || {
+		echo "FAIL vm: could not build the VM (log: $b/prepare.log)"
+		tail -15 "$b/prepare.log" | sed 's/^/    /'
+		exit 1
+	}
+	echo "${ITRACE_VM_RUN:-}" >"$b/prepared"
+fi
+
+# the same with the transparency suite's programs (prepare.sh)
+initrd_tt=${initrd%.cpio.gz}-tt.cpio.gz
 
 # Every PASS/FAIL line names the arch (and variant).
 tag() { sed -u -E "s/^(PASS|FAIL):? /\1 [$ITRACE_FLAVOUR] /"; }
@@ -71,8 +177,18 @@ if [ -z "$only" ] && [ "$ITRACE_KVARIANT" = debug ]; then
 	ppc64le) only="debug_canary tp_loop lifecycle signals exit_unload uprobe_resv atomic
 		transparency" ;;
 	*) only="debug_canary tp_loop bad_input running overflow lifecycle follow
-		comm signals exit_unload uprobe debugfs debugfs_stream debugfs_kdb capture atomic
-		lockdown_boot sym trigger tf_self bigsym transparency" ;;
+		comm signals exit_unload uprobe debugfs debugfs_stream debugfs_kdb atomic
+		lockdown_boot trigger tf_self transparency"
+		# ITRACE_VM_PART=moved: these instead, run by tests/run-all.sh
+		# at the end of the other lane (with one vCPU) so that the two
+		# debug lanes end together: tests with no task spinning beside
+		# the shell, which one vCPU would slow down (trigger's on/off
+		# loop took 78 s there instead of 31)
+		moved="sym bigsym capture bad_input"
+		case ${ITRACE_VM_PART:-all} in
+		all) only+=" $moved" ;;
+		moved) only=$moved ;;
+		esac ;;
 	esac
 	only=$(echo $only)
 fi
@@ -125,58 +241,6 @@ dump_test() {
 		"$top/tools/itrace-dump/itrace-dump" "$b" "$b/logs/dump/capture" |
 		sed 's/^PASS /PASS dump: /;s/^FAIL /FAIL dump: /' | tag
 }
-# The transparency suite's programs that need a kernel feature the test
-# kernels leave out (their configs are tinyconfig plus what the module
-# and the VM need): seccomp filters, rseq, x86's 32-bit system call gate.
-# Where the kernel lacks it a program would only print the same refusal
-# traced and untraced, a pass that tests nothing: it runs where the
-# kernel has it (Debian's own kernels) and is left out elsewhere.
-tt_need() {
-	case $1 in
-	sec_*) echo CONFIG_SECCOMP_FILTER ;;
-	rseq_*) echo CONFIG_RSEQ ;;
-	sys_int80) [ "$ITRACE_ARCH" != x86_64 ] || echo CONFIG_IA32_EMULATION ;;
-	esac
-}
-# every program of the suite (tt-run and its exceptions are not)
-tt_all() {
-	local f
-
-	for f in "$b"/tt/*; do
-		f=${f##*/}
-		[[ $f == tt-* ]] || echo "$f"
-	done
-}
-kernel_config() {
-	local kd
-	if [ "$ITRACE_KVARIANT" = stock ]; then
-		read -r _ _ kd < <("$top/scripts/qemu/stock-kernel.sh" "$ITRACE_KVER")
-		echo "$kd/.config"
-	else
-		echo "$(kernel_dir)/.config"
-	fi
-}
-# tt_fit PROG...: those whose feature this kernel has (one note line for
-# the others); with --needing, only those that need one
-tt_fit() {
-	local cfg p sym needing='' out=() left=()
-	[ "$1" != --needing ] || { needing=1; shift; }
-	cfg=$(kernel_config)
-	for p in "$@"; do
-		sym=$(tt_need "$p")
-		if [ -z "$sym" ]; then
-			[ -n "$needing" ] || out+=("$p")
-		elif grep -q "^$sym=y" "$cfg" 2>/dev/null; then
-			out+=("$p")
-		else
-			left+=("$p")
-		fi
-	done
-	[ ${#left[@]} -eq 0 ] ||
-		say "transparency: left out on this kernel (no seccomp filters, rseq or ia32 gate): ${left[*]}"
-	echo "${out[@]}"
-}
-
 # Debian's own kernel (no kdb, module from DKMS): what works there is the
 # debugfs front-end, and the same lockdown behaviour; on ppc64le xmon;
 # and the transparency programs the test kernels cannot run (on the 6.1
@@ -188,10 +252,9 @@ if [ "$ITRACE_KVARIANT" = stock ]; then
 	want lockdown && vmtest lockdown
 	xmon_tests
 	if want transparency && { [ "$ITRACE_KVER" = 6.1 ] || [ -n "$only" ]; }; then
-		# shellcheck disable=SC2046 # one argument per program
-		tt=$(tt_fit --needing $(tt_all))
+		tt=$(tt_run_list)
 		# shellcheck disable=SC2086 # one argument per program
-		ITRACE_TIMEOUT=$((900 * ITRACE_TIME_SCALE)) \
+		ITRACE_TIMEOUT=$((900 * ITRACE_TIME_SCALE)) initrd=$initrd_tt \
 			vmtest transparency $tt
 	fi
 	exit 0
@@ -267,31 +330,10 @@ if want bigsym && { [ "$ITRACE_KVER" = 6.1 ] || [ -n "$only" ]; }; then
 fi
 # x86 only: POWER user code cannot set or clear MSR_SE itself
 [ "$ITRACE_ARCH" != x86_64 ] || { want tf_self && vmtest tf_self "$b/tp_tf"; }
-# The transparency suite: every program of tests/transparency/progs,
-# untraced and traced in each mode, must end the same; on the 6.1 test
-# kernels also the fuzzer's CI seeds (tests/transparency/fuzz/seeds).
-# The debug kernels run a share (tt_share: the programs whose paths in
-# the module their checkers watch best: signal delivery and sigreturn,
-# fork and exec from handlers and threads, ptrace, the larx windows).
-tt_share() {
-	case $ITRACE_ARCH in
-	ppc64le) echo "sig_fork_hdl sig_edit_ctx step_pushf atom_widths
-		atom_resvbranch" ;;
-	*) echo "sig_fork_hdl sig_nodefer300 sig_edit_ctx step_popf step_pushf
-		step_sigret_pf thr_exec proc_vfork dbg_setregs dbg_parent_step" ;;
-	esac
-}
 # ITRACE_TT_PROGS ("none": no program) and ITRACE_TT_SEEDS override the
 # programs and the seeds (make fuzz-traced).
 if want transparency; then
-	if [ -n "${ITRACE_TT_PROGS:-}" ]; then
-		tt=${ITRACE_TT_PROGS/#none/}
-	elif [ "$ITRACE_KVARIANT" = debug ]; then
-		tt=$(tt_share)
-	else
-		# shellcheck disable=SC2046 # one argument per program
-		tt=$(tt_fit $(tt_all))
-	fi
+	tt=$(tt_run_list)
 	seeds=
 	if [ -n "${ITRACE_TT_SEEDS:-}" ]; then
 		seeds=$ITRACE_TT_SEEDS
@@ -301,7 +343,7 @@ if want transparency; then
 	# longer than the others' 300 s: ppc64le's suite alone takes ~150 s
 	n=$(echo $seeds | wc -w)
 	# shellcheck disable=SC2086 # one argument per program
-	ITRACE_TIMEOUT=$(((900 + 60 * n) * ITRACE_TIME_SCALE)) \
+	ITRACE_TIMEOUT=$(((900 + 60 * n) * ITRACE_TIME_SCALE)) initrd=$initrd_tt \
 		vmtest transparency --seeds "$seeds" $tt
 fi
 want follow && vmtest follow "$b/tp_follow"
