@@ -39,6 +39,7 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include "image.h"
+#include "testhook.h"
 
 /*
  * A table is one kvmalloc(), up to the whole budget, and kvmalloc()
@@ -306,6 +307,7 @@ static struct itrace_image *image_get(const struct image_key *key,
 	if (img || free < 0)
 		return img;
 
+	itrace_test_hook(ITRACE_TEST_IMAGE_READ);
 	fresh = image_new(key, src, name, left);
 	if (!fresh)
 		return NULL;

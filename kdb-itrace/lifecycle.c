@@ -24,6 +24,7 @@
 #include "image.h"
 #include "ksym.h"
 #include "kind.h"
+#include "testhook.h"
 
 bool itrace_shutdown;
 
@@ -83,6 +84,7 @@ void itrace_work_done(bool *queued)
 	WRITE_ONCE(*queued, false);
 	module_put(THIS_MODULE);
 	preempt_enable();
+	itrace_test_hook(ITRACE_TEST_WORK_DONE);
 }
 
 /*

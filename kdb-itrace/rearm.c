@@ -25,6 +25,7 @@
 #include <linux/uprobes.h>
 #include "itrace.h"
 #include "kind.h"
+#include "testhook.h"
 
 /* uprobe_pre_sstep_notifier()'s own test: will uprobes take this trap? */
 static bool uprobes_will_claim(void)
@@ -48,6 +49,7 @@ static void rearm_work(struct callback_head *cb)
 	struct pt_regs *regs = current_pt_regs();
 	unsigned long flags, ip;
 
+	itrace_test_hook(ITRACE_TEST_REARM_WORK);
 	/* handle_swbp() chose to step out of line: its trap queues us again */
 	if (s->task == current && !xol_pending()) {
 		/* IRQs off: this CPU's ring is written from traps too */

@@ -61,9 +61,11 @@ build_clean() { # build_clean ARCH KVER|stock-KVER NAME MAKEARGS...
 	fi
 }
 for arch in $ITRACE_ARCHES; do
-	# one build does both: C=2 runs sparse beside each W=1 compile
+	# one build does both: C=2 runs sparse beside each W=1 compile;
+	# with the test hooks, so that their file is checked too
 	for kver in ${ITRACE_KVERS:-6.1 6.12}; do
-		build_clean "$arch" "$kver" "W=1 C=2 (sparse)" W=1 C=2
+		build_clean "$arch" "$kver" "W=1 C=2 (sparse, test hooks in)" W=1 C=2 \
+			ITRACE_TEST_HOOKS=1
 	done
 	for kver in ${ITRACE_KVERS:-6.1 6.12}; do
 		build_clean "$arch" "stock-$kver" "W=1" W=1

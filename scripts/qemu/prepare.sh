@@ -80,8 +80,12 @@ else
 	(cd "$b/module" && find kdb-itrace arch -name '*.[ch]') | while IFS= read -r f; do
 		[ -e "$ITRACE_TOP/$f" ] || rm -f "$b/module/$f" "$b/module/${f%.[ch]}.o"
 	done
+	# the debug kernels' module holds race windows open on request
+	# (kdb-itrace/testhook.h; tests/vm/races.exp)
+	hooks=()
+	[ "$ITRACE_KVARIANT" != debug ] || hooks=(ITRACE_TEST_HOOKS=1)
 	run module make -C "$kdir" M="$b/module" ARCH="$KARCH" \
-		CROSS_COMPILE="$KCROSS" W=1 modules
+		CROSS_COMPILE="$KCROSS" W=1 ${hooks[@]+"${hooks[@]}"} modules
 	module=(--module "$b/module/kdb_itrace.ko")
 fi
 # The debug kernel's checkers get a canary (tests/vm/debug_canary.exp).
