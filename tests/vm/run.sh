@@ -176,7 +176,7 @@ if [ -z "$only" ] && [ "$ITRACE_KVARIANT" = debug ]; then
 	case $ITRACE_ARCH in
 	ppc64le) only="debug_canary tp_loop lifecycle signals exit_unload uprobe_resv atomic
 		transparency" ;;
-	*) only="debug_canary tp_loop bad_input running overflow lifecycle follow
+	*) only="debug_canary tp_loop running overflow lifecycle follow
 		comm signals exit_unload races uprobe debugfs debugfs_stream debugfs_kdb atomic
 		lockdown_boot trigger tf_self transparency"
 		# ITRACE_VM_PART=moved: these instead, run by tests/run-all.sh
