@@ -35,7 +35,7 @@
 #                        (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak;
 #                        scripts/qemu/config/*debug.config): any report
 #                        fails; ends with "N passed, N failed" (ppc64le:
-#                        a subset; README "Test coverage and time")
+#                        a subset; docs/DEVELOPING.md)
 #   make checkpatch      scripts/checkpatch.pl --strict on our sources
 #   make sparse          the module built with C=1 (sparse)
 #   make clean
