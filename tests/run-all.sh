@@ -72,6 +72,13 @@ lane_moved() {
 }
 vm_lanes() {
 	local a f lanes=() logs=() moved= part=
+	# one lane: every kernel once, whole, one after the other
+	if [ "${ITRACE_VM_LANES:-2}" = 1 ]; then
+		for f in $(flavours); do
+			flavour_run "$f" "$top/tests/vm/run.sh"
+		done
+		return
+	fi
 	for a in ${ITRACE_ARCHES:-x86_64 ppc64le}; do
 		lanes+=("$(flavours | grep -E "^$a(-|$)" | tr '\n' ' ')")
 	done
@@ -83,13 +90,6 @@ vm_lanes() {
 			lanes[0]=$(echo " ${lanes[0]} " | sed "s/ $moved / /")
 		fi
 		lanes[-1]+="$moved "
-	fi
-	if [ "${ITRACE_VM_LANES:-2}" = 1 ]; then
-		for f in ${lanes[*]}; do
-			[ -n "$part" ] && [ "$f" = "$moved" ] && continue
-			flavour_run "$f" "$top/tests/vm/run.sh"
-		done
-		return
 	fi
 	# the id the moved part waits for (tests/vm/run.sh)
 	export ITRACE_VM_RUN=$$-$(date +%s)
