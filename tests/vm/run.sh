@@ -91,7 +91,8 @@ tt_run_list() {
 		tt_fit $(tt_all)
 	fi
 }
-# Only those go into the initramfs (prepare.sh's ITRACE_TT_IMAGE) where
+# Only those go into the initramfs (prepare.sh's ITRACE_TT_IMAGE, which
+# the transparency test then runs as it is, not computed again) where
 # they are a few: every program is a static binary of about 800 KB, and
 # unpacking all of them is most of a debug kernel's boot (KASAN) and of
 # its guest's memory. The test kernels' images carry them all (their
@@ -258,7 +259,7 @@ if [ "$ITRACE_KVARIANT" = stock ]; then
 	want lockdown && vmtest lockdown
 	xmon_tests
 	if want transparency && { [ "$ITRACE_KVER" = 6.1 ] || [ -n "$only" ]; }; then
-		tt=$(tt_run_list)
+		tt=${ITRACE_TT_IMAGE-$(tt_run_list)}
 		# shellcheck disable=SC2086 # one argument per program
 		ITRACE_TIMEOUT=$((900 * ITRACE_TIME_SCALE)) initrd=$initrd_tt \
 			vmtest transparency $tt
@@ -339,7 +340,7 @@ fi
 # ITRACE_TT_PROGS ("none": no program) and ITRACE_TT_SEEDS override the
 # programs and the seeds (make fuzz-traced).
 if want transparency; then
-	tt=$(tt_run_list)
+	tt=${ITRACE_TT_IMAGE-$(tt_run_list)}
 	seeds=
 	if [ -n "${ITRACE_TT_SEEDS:-}" ]; then
 		seeds=$ITRACE_TT_SEEDS
