@@ -126,8 +126,7 @@ if ! (flock 9 && make -j2 ${keep[@]+"${keep[@]}"} -f "$ITRACE_TOP/scripts/qemu/p
 	fi
 fi
 progs=()
-for p in tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch tp_syscall tp_trig \
-	tp_trig_thr tp_tf tp_bigsym tp_cred tp_name; do
+for p in $(make -s -f "$ITRACE_TOP/scripts/qemu/progs.mk" TOP="$ITRACE_TOP" list-tp); do
 	rm -f "$b/$p"
 	if [ ! -f "$pdir/$p" ]; then
 		# only with ITRACE_NO_MODULE=1 (make -k): a program that

@@ -8,6 +8,7 @@
 # Targets: tp (tests/prog's static test programs), tp_calls (the
 # dynamically linked PIE one), tt (the transparency suite and its
 # fuzzer), dump (itrace-dump's capture half). Default: all four.
+# list-tp prints tp's names.
 
 TP := tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch \
 	tp_syscall tp_trig tp_trig_thr tp_tf tp_bigsym tp_cred tp_name
@@ -16,8 +17,11 @@ TTI := -I $(TOP)/tests/transparency
 # this file is in every rule's prerequisites: a changed flag rebuilds
 MK := $(lastword $(MAKEFILE_LIST))
 
-.PHONY: all tp tp_calls tt dump
+.PHONY: all tp tp_calls tt dump list-tp
 all: tp tp_calls tt dump
+# the static test programs' names, for prepare.sh (one list)
+list-tp:
+	@echo $(TP)
 tp: $(addprefix $(O)/,$(TP))
 tp_calls: $(O)/tp_calls
 tt: $(addprefix $(O)/tt/,$(TT)) $(O)/tt_fuzz
