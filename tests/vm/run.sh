@@ -125,18 +125,24 @@ fi
 
 # the same with the transparency suite's programs (prepare.sh)
 initrd_tt=${initrd%.cpio.gz}-tt.cpio.gz
+initrd_main=$initrd
 
 # Every PASS/FAIL line names the arch (and variant).
 tag() { sed -u -E "s/^(PASS|FAIL):? /\1 [$ITRACE_FLAVOUR] /"; }
 
 # vmtest NAME [--append "KERNEL ARGS"] ARGS...: one VM boot driven by
-# tests/vm/NAME.exp
+# tests/vm/NAME.exp. A test that boots the kernel's usual machine (this
+# initramfs, no extra kernel arguments) starts from its boot snapshot
+# (run-vm.sh --snapshot: booted and saved by the first such test) unless
+# ITRACE_VM_SNAPSHOT=0: most of a test on the debug kernel was its boot.
 vmtest() {
 	local name=$1 rc opts=()
 	shift
 	if [ "${1:-}" = --append ]; then
 		opts=(--append "$2")
 		shift 2
+	elif [ "$initrd" = "$initrd_main" ] && [ "${ITRACE_VM_SNAPSHOT:-1}" != 0 ]; then
+		opts=(--snapshot "$b/snap")
 	fi
 	local out="$b/${name//\//-}.out"
 	echo "# vm test: $name" >&2
