@@ -124,11 +124,11 @@ start=$(date +%s)
 
 # style_and_fuzz: the style group with the fuzz group beside it. Both
 # are mostly one process at a time (checkpatch, module builds without
-# -j, one libFuzzer), so on 2 cores they take about as long together as
-# style alone; fuzz's lines follow style's.
+# -j, one libFuzzer at a time here), so on 2 cores they take about as
+# long together as style alone; fuzz's lines follow style's.
 style_and_fuzz() {
 	local flog="$top/build/fuzz-beside-style.log" fpid
-	"$top/tests/fuzz/run.sh" >"$flog" 2>&1 &
+	ITRACE_FUZZ_JOBS=1 "$top/tests/fuzz/run.sh" >"$flog" 2>&1 &
 	fpid=$!
 	"$top/tests/checkpatch.sh"
 	wait "$fpid"

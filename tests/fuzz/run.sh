@@ -5,7 +5,8 @@
 # (ITRACE_FUZZ_SECS each, default 60) and the POWER classifier, the log
 # ring, the line formatter, the ELF symbol reader, the condition
 # compiler and itrace-dump's capture reader (half that each); 5 minutes
-# in all.
+# of fuzzing in all, run ITRACE_FUZZ_JOBS at a time (default: the host's
+# cores, so 2.5 minutes on two). A fuzzer is one process on one core.
 #
 #   tests/fuzz/run.sh [target...]    targets: tests/fuzz/fuzz_<target>.c
 #
@@ -46,8 +47,9 @@ if ! "$top/tests/fuzz/build.sh" $targets; then
 	done
 fi
 
-for t in $targets; do
-	[ -x "$b/$t" ] || continue
+# fuzz_one TARGET: one bounded run; its PASS or FAIL line(s) on stdout
+fuzz_one() {
+	local t=$1 pct maxlen dict s corpus art log args rc execs rate cov crash
 	read -r pct maxlen dict < <(opts "$t")
 	s=$(( secs * pct / 100 ))
 	[ "$s" -ge 1 ] || s=1
@@ -77,4 +79,23 @@ for t in $targets; do
 		grep -E 'invariant broken|ERROR:|runtime error|SUMMARY' "$log" |
 			head -5 | sed 's/^/    /'
 	fi
+}
+
+# ITRACE_FUZZ_JOBS at a time, each target's lines kept and printed in
+# the targets' order once all are done
+jobs=${ITRACE_FUZZ_JOBS:-$(nproc)}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || jobs=1
+running=0
+for t in $targets; do
+	[ -x "$b/$t" ] || continue
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	fuzz_one "$t" >"$b/$t.result" &
+	running=$((running + 1))
+done
+wait
+for t in $targets; do
+	[ ! -x "$b/$t" ] || cat "$b/$t.result"
 done
