@@ -30,7 +30,8 @@
 #                        traced in every mode each; ARCH=ppc64le as for vm
 #   make fuzz            libFuzzer runs of the parser, decoders, ring,
 #                        formatter, ELF reader and condition compiler
-#                        (ITRACE_FUZZ_SECS=60: 4.5 minutes)
+#                        (ITRACE_FUZZ_SECS=60: 5 minutes of fuzzing,
+#                        ITRACE_FUZZ_JOBS at a time, default the cores)
 #   make check-debug     the VM tests, both arches, on the debug kernels
 #                        (KASAN, lockdep, DEBUG_ATOMIC_SLEEP, kmemleak;
 #                        scripts/qemu/config/*debug.config): any report

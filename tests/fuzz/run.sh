@@ -4,9 +4,10 @@
 # fuzz group of tests/run-all.sh: the command parser, the x86 decoder
 # (ITRACE_FUZZ_SECS each, default 60) and the POWER classifier, the log
 # ring, the line formatter, the ELF symbol reader, the condition
-# compiler and itrace-dump's capture reader (half that each); 5 minutes
-# of fuzzing in all, run ITRACE_FUZZ_JOBS at a time (default: the host's
-# cores, so 2.5 minutes on two). A fuzzer is one process on one core.
+# compiler and itrace-dump's capture reader (half that each): 5 x
+# ITRACE_FUZZ_SECS of fuzzing in all, run ITRACE_FUZZ_JOBS at a time
+# (default: the host's cores, so 2.5 minutes on two). A fuzzer is one
+# process on one core.
 #
 #   tests/fuzz/run.sh [target...]    targets: tests/fuzz/fuzz_<target>.c
 #
