@@ -191,13 +191,13 @@ if [ -z "$only" ] && [ "$ITRACE_KVARIANT" = debug ]; then
 		transparency" ;;
 	*) only="debug_canary tp_loop running overflow lifecycle follow
 		comm signals exit_unload races debugfs debugfs_stream debugfs_kdb atomic
-		trigger tf_self transparency"
+		trigger tf_self transparency capture"
 		# ITRACE_VM_PART=moved: these instead, run by tests/run-all.sh
 		# at the end of the other lane (with one vCPU) so that the two
 		# debug lanes end together: tests with no task spinning beside
 		# the shell, which one vCPU would slow down (trigger's on/off
 		# loop took 78 s there instead of 31)
-		moved="sym bigsym capture bad_input uprobe lockdown_boot"
+		moved="sym bigsym bad_input uprobe lockdown_boot"
 		case ${ITRACE_VM_PART:-all} in
 		all) only+=" $moved" ;;
 		moved) only=$moved ;;
