@@ -37,7 +37,10 @@
 #                        scripts/qemu/config/*debug.config): any report
 #                        fails; ends with "N passed, N failed" (ppc64le:
 #                        a subset; docs/DEVELOPING.md)
-#   make checkpatch      scripts/checkpatch.pl --strict on our sources
+#   make checkpatch      the style group: the layers (below),
+#                        checkpatch.pl --strict, W=1 and sparse builds
+#   make check-layers    the folders' layers and include rules
+#                        (scripts/check-layers.py, scripts/layers.conf)
 #   make sparse          the module built with C=1 (sparse)
 #   make clean
 #
@@ -68,7 +71,7 @@ endif
 
 ITRACE_FUZZ_SECS ?= 60
 
-.PHONY: all module tools install dkms-install dkms-remove vm check check-debug check-host check-vm bench fuzz fuzz-traced checkpatch sparse clean
+.PHONY: all module tools install dkms-install dkms-remove vm check check-debug check-host check-vm bench fuzz fuzz-traced checkpatch check-layers sparse clean
 
 all: module tools
 
@@ -124,6 +127,9 @@ fuzz-traced:
 
 checkpatch:
 	@tests/checkpatch.sh
+
+check-layers:
+	@scripts/check-layers.py
 
 sparse:
 	@kdir=$(KDIR_CMD) && $(MAKE) -C "$$kdir" M=$(CURDIR) $(KARGS) W=1 C=2 modules

@@ -18,8 +18,8 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include "itrace.h"
-#include "kind.h"
-#include "format.h"
+#include "lib/kind.h"
+#include "lib/format.h"
 #include "image.h"
 
 #define outf(ctx, ...)	itrace_out_printf((ctx)->out, __VA_ARGS__)

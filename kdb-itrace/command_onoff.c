@@ -17,7 +17,7 @@
 #include <linux/slab.h>
 #include "itrace.h"
 #include "image.h"
-#include "kind.h"
+#include "lib/kind.h"
 
 #define outf(ctx, ...)	itrace_out_printf((ctx)->out, __VA_ARGS__)
 

@@ -15,8 +15,8 @@
 #include <linux/sched/task.h>
 #include <linux/sched/task_stack.h>
 #include "itrace.h"
-#include "calls.h"
-#include "format.h"
+#include "lib/calls.h"
+#include "lib/format.h"
 #include "image.h"
 
 #define outf(ctx, ...)	itrace_out_printf((ctx)->out, __VA_ARGS__)

@@ -20,7 +20,7 @@
 #include <linux/uaccess.h>
 #include "itrace.h"
 #include "debugfs.h"
-#include "format.h"
+#include "lib/format.h"
 
 #define STREAM_POLL_MS	100
 

@@ -179,13 +179,6 @@ static int trim(struct itrace_image *img, struct itrace_symtab *t)
 	return 0;
 }
 
-/* The vDSO's copy: the reader checks every range against its size. */
-static int mem_read(void *ctx, u64 off, void *buf, size_t len)
-{
-	memcpy(buf, (const u8 *)ctx + off, len);
-	return 0;
-}
-
 /* Read @src's function symbols into @img within @left bytes; sets err. */
 static void load(struct itrace_image *img, const struct itrace_elf_src *src,
 		 size_t left)
@@ -377,7 +370,7 @@ static struct itrace_image *image_of_vdso(const struct itrace_map *e)
 {
 	size_t len = e->end - e->start;
 	struct image_key key = { .size = len };
-	struct itrace_elf_src src = { .read = mem_read, .size = len };
+	struct itrace_elf_src src = { .read = itrace_elf_mem_read, .size = len };
 	struct itrace_image *img = NULL;
 	void *buf;
 

@@ -10,8 +10,8 @@
 #ifndef _ITRACE_IMAGE_H
 #define _ITRACE_IMAGE_H
 
-#include "out.h"
-#include "symmap.h"
+#include "lib/out.h"
+#include "lib/symmap.h"
 
 /* Unload, after every map dropped its images: wait for their frees. */
 void itrace_images_exit(void);

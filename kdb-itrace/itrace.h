@@ -14,12 +14,12 @@
 #include <linux/sched.h>
 #include <linux/task_work.h>
 #include "arch.h"
-#include "out.h"
-#include "parse.h"
-#include "ring.h"
+#include "lib/out.h"
+#include "lib/parse.h"
+#include "lib/ring.h"
 #include "state.h"
 #include "trigger.h"
-#include "symmap.h"
+#include "lib/symmap.h"
 
 struct itrace_slot {
 	atomic_t state;

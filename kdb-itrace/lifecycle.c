@@ -23,7 +23,7 @@
 #include "itrace.h"
 #include "image.h"
 #include "ksym.h"
-#include "kind.h"
+#include "lib/kind.h"
 #include "testhook.h"
 
 bool itrace_shutdown;

@@ -15,7 +15,7 @@
 #include <linux/smp.h>
 #include <linux/vmalloc.h>
 #include "itrace.h"
-#include "kind.h"
+#include "lib/kind.h"
 
 static struct itrace_ring *rings;	/* [nr_cpu_ids] */
 static struct itrace_rec *rec_store;

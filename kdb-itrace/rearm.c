@@ -24,7 +24,7 @@
 #include <linux/sched/task_stack.h>
 #include <linux/uprobes.h>
 #include "itrace.h"
-#include "kind.h"
+#include "lib/kind.h"
 #include "testhook.h"
 
 /* uprobe_pre_sstep_notifier()'s own test: will uprobes take this trap? */

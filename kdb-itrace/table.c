@@ -9,7 +9,7 @@
 #include <linux/vmalloc.h>
 #include <linux/sched/task.h>
 #include "itrace.h"
-#include "kind.h"
+#include "lib/kind.h"
 
 struct itrace_slot *itrace_slots;
 unsigned int itrace_nr_slots;

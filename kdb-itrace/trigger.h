@@ -32,7 +32,7 @@
 #include <linux/uprobes.h>
 #include <linux/workqueue.h>
 #include "arch.h"
-#include "cond.h"
+#include "lib/cond.h"
 #include "wrap_uprobes.h"
 
 enum itrace_trig_state {

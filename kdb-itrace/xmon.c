@@ -23,7 +23,7 @@
 #include <linux/printk.h>
 #include "itrace.h"
 #include "ksym.h"
-#include "xmon_words.h"
+#include "lib/xmon_words.h"
 
 /* allocated at load; NULL from the start of unload (xmon cannot allocate) */
 static struct itrace_merge *xmon_merge;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Style gate for the kernel-side sources (the module and the test-only
-# tests/kmod/): checkpatch.pl --strict from the test kernel's own source
+# tests/kmod/): the layers and include rules (scripts/check-layers.py),
+# checkpatch.pl --strict from the test kernel's own source
 # tree (one PASS/FAIL per file), and a W=1 build of the module for every
 # arch in $ITRACE_ARCHES and kernel line in ITRACE_KVERS (default "6.1
 # 6.12"), with sparse (C=2) on the first line's, plus W=1 against
@@ -15,7 +16,12 @@ ITRACE_ARCHES=${ITRACE_ARCHES:-x86_64 ppc64le}
 "$top/scripts/qemu/build-kernel.sh" >/dev/null || { echo "FAIL style: no kernel"; exit 1; }
 src=$(kernel_src_dir)
 cd "$top" || exit 1
-for f in kdb-itrace/*.[ch] arch/*/*.[ch] tests/kmod/*.[ch]; do
+# the layers and their include rules (scripts/layers.conf), first: no
+# kernel needed
+python3 "$top/scripts/check-layers.py"
+# (not kdb-itrace/lib/host/: userspace stand-ins for kernel headers)
+for f in kdb-itrace/*.[ch] kdb-itrace/lib/*.[ch] arch/*/*.[ch] arch/*/lib/*.[ch] \
+	tests/kmod/*.[ch]; do
 	[ -e "$f" ] || continue
 	if o=$("$src/scripts/checkpatch.pl" --strict --no-tree --terse \
 		--show-types -f "$f" 2>&1) && ! grep -q ': \(ERROR\|WARNING\|CHECK\):' <<<"$o"; then
@@ -47,7 +53,7 @@ build_clean() { # build_clean ARCH KVER|stock-KVER NAME MAKEARGS...
 	d="$top/build/style/$tag"
 	rm -rf "$d"
 	mkdir -p "$d"
-	(cd "$top" && find Kbuild kdb-itrace arch -name Kbuild -o -name '*.[ch]' |
+	(cd "$top" && find Kbuild kdb-itrace arch -name Kbuild -o -name '*.[ch]' -o -name '*.mk' |
 		cpio -pdm --quiet "$d")
 	# -j2: the fuzz group runs beside this one, and stops before it
 	log=$(ITRACE_ARCH=$arch; . "$top/scripts/qemu/lib.sh"

@@ -30,9 +30,9 @@
 #include <asm/futex.h>
 #include <asm/inst.h>
 #include <asm/sstep.h>
-#include "../../kdb-itrace/itrace.h"
-#include "../../kdb-itrace/kind.h"
-#include "insn_class.h"
+#include "itrace.h"
+#include "lib/kind.h"
+#include "lib/insn_class.h"
 #include "ppc.h"
 
 /* Instructions emulated per window, retries included. */

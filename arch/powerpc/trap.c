@@ -19,10 +19,10 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <asm/cputable.h>
-#include "../../kdb-itrace/itrace.h"
-#include "../../kdb-itrace/kind.h"
-#include "insn_class.h"
-#include "step_kind.h"
+#include "itrace.h"
+#include "lib/kind.h"
+#include "lib/insn_class.h"
+#include "lib/step_kind.h"
 #include "ppc.h"
 
 /* Words scanned for a branch-trace trap's source. */

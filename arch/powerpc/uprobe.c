@@ -7,7 +7,7 @@
  */
 #include <linux/ptrace.h>
 #include <linux/sched.h>
-#include "../../kdb-itrace/itrace.h"
+#include "itrace.h"
 #include "ppc.h"
 
 /*

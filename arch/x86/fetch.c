@@ -12,7 +12,7 @@
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
-#include "insn_cache.h"
+#include "lib/insn_cache.h"
 #include "x86.h"
 
 static struct itrace_x86_dcache __percpu *dcache;

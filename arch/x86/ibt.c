@@ -14,7 +14,7 @@
 #include <linux/lockdep.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
-#include "../../kdb-itrace/arch.h"
+#include "arch.h"
 
 u64 itrace_arch_foreign_call_begin(void)
 {

@@ -5,7 +5,7 @@
 
 #include <linux/types.h>
 #include <linux/task_work.h>
-#include "insn_decode.h"
+#include "lib/insn_decode.h"
 
 /* A call with prefixes: up to the 15-byte instruction limit. */
 #define ITRACE_CALL_LEN_MAX	15

@@ -38,9 +38,9 @@
 #include <linux/uaccess.h>
 #include <asm/sigframe.h>
 #include <asm/unistd.h>
-#include "../../kdb-itrace/itrace.h"
-#include "../../kdb-itrace/kind.h"
-#include "insn_decode.h"
+#include "itrace.h"
+#include "lib/kind.h"
+#include "lib/insn_decode.h"
 #include "x86.h"
 
 /* Sigreturns in flight whose frame holds our TF (for `itrace status`). */

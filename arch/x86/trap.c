@@ -15,11 +15,11 @@
 #include <linux/uaccess.h>
 #include <asm/debugreg.h>
 #include <asm/unistd.h>
-#include "../../kdb-itrace/itrace.h"
-#include "../../kdb-itrace/kind.h"
-#include "block_scan.h"
-#include "insn_decode.h"
-#include "step_kind.h"
+#include "itrace.h"
+#include "lib/kind.h"
+#include "lib/block_scan.h"
+#include "lib/insn_decode.h"
+#include "lib/step_kind.h"
 #include "x86.h"
 
 /* After this many BTF traps that were plain steps, BTF is not honoured. */

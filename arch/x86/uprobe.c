@@ -9,7 +9,7 @@
  */
 #include <linux/ptrace.h>
 #include <linux/sched.h>
-#include "../../kdb-itrace/itrace.h"
+#include "itrace.h"
 #include "x86.h"
 
 /* Die notifier (DIE_INT3), IRQs off: the int3 has advanced ip past it. */

@@ -18,11 +18,11 @@
  */
 #include <stdlib.h>
 #include <time.h>
-#include "../../arch/x86/insn_cache.h"
-#include "../../arch/x86/step_kind.h"
-#include "../../arch/powerpc/step_kind.h"
-#include "../../kdb-itrace/kind.h"
-#include "../../kdb-itrace/ring.h"
+#include "arch/x86/lib/insn_cache.h"
+#include "arch/x86/lib/step_kind.h"
+#include "arch/powerpc/lib/step_kind.h"
+#include "lib/kind.h"
+#include "lib/ring.h"
 
 #define RING_RECORDS	65536
 #define HOT		32

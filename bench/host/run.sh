@@ -18,13 +18,15 @@ records=${BENCH_HOST_RECORDS:-20000000}
 
 # -fno-stack-protector etc.: the test kernels' configuration has no stack
 # protector and no CET, so neither does this code there
-if ! gcc -O2 -g -fno-stack-protector -fcf-protection=none -fno-pie -no-pie \
-	-Wall -Wextra -Werror -Wdeclaration-after-statement \
-	-Wmissing-prototypes -Wstrict-prototypes -I"$top/tests/host" \
-	-o "$b/bench_record" "$top/bench/host/bench_record.c" \
-	"$top/arch/x86/insn_cache.c" "$top/arch/x86/insn_decode.c" \
-	"$top/arch/powerpc/insn_class.c" "$top/kdb-itrace/ring.c" \
-	>"$b/build.log" 2>&1; then
+# (the pure-C library, kdb-itrace/lib/host.mk, with the same flags)
+flags="-O2 -g -fno-stack-protector -fcf-protection=none -fno-pie
+	-Wall -Wextra -Werror -Wdeclaration-after-statement
+	-Wmissing-prototypes -Wstrict-prototypes -I$top/kdb-itrace -I$top"
+# shellcheck disable=SC2086 # $flags is a word list
+if ! { make -s -f "$top/kdb-itrace/lib/host.mk" O="$b/lib" CC=gcc \
+	CFLAGS="$(echo $flags)" &&
+	gcc $flags -no-pie -o "$b/bench_record" "$top/bench/host/bench_record.c" \
+	"$b/lib/libitrace.a"; } >"$b/build.log" 2>&1; then
 	cat "$b/build.log" >&2
 	die "bench_record does not build"
 fi

@@ -72,12 +72,13 @@ else
 	# mtime can look older than a stale object (e.g. after a merge) and
 	# kbuild would not rebuild it. Sources gone from the tree go too.
 	(cd "$ITRACE_TOP" && find Kbuild kdb-itrace arch -name Kbuild -o \
-		-name '*.[ch]') | while IFS= read -r f; do
+		-name '*.[ch]' -o -name '*.mk') | while IFS= read -r f; do
 		cmp -s "$ITRACE_TOP/$f" "$b/module/$f" && continue
 		mkdir -p "$b/module/$(dirname "$f")"
 		cp "$ITRACE_TOP/$f" "$b/module/$f"
 	done
-	(cd "$b/module" && find kdb-itrace arch -name '*.[ch]') | while IFS= read -r f; do
+	(cd "$b/module" && find kdb-itrace arch -name '*.[ch]' -o -name '*.mk') |
+	while IFS= read -r f; do
 		[ -e "$ITRACE_TOP/$f" ] || rm -f "$b/module/$f" "$b/module/${f%.[ch]}.o"
 	done
 	# the debug kernels' module holds race windows open on request

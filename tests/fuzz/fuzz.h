@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "host_shim.h"
+#include "lib/host/host_shim.h"
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 

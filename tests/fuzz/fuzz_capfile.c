@@ -14,7 +14,7 @@
  */
 #include "fuzz.h"
 #include "../../tools/itrace-dump/dump.h"
-#include "../../kdb-itrace/kind.h"
+#include "lib/kind.h"
 
 static struct sym syms[8] = {
 	{ "[unknown]", "[unknown]", NULL, NULL, 0, "0x10", NULL, 0 },

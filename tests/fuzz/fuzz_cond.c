@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the `if <condition>` compiler and evaluator
- * (kdb-itrace/cond.c). The input is a control byte (bit 0: the words
+ * (kdb-itrace/lib/cond.c). The input is a control byte (bit 0: the words
  * come from kdb, ITRACE_COND_KDB; the rest seeds the register values and
  * which addresses fault), then the words after `if`, separated by NUL
  * bytes as in fuzz_parse.c. Words, the error buffer and the print buffer
@@ -16,7 +16,7 @@
  * split at blanks with ITRACE_COND_KDB, to the same program.
  */
 #include "fuzz.h"
-#include "../../kdb-itrace/cond.h"
+#include "lib/cond.h"
 
 #define ERRLEN		128	/* what the command parser hands in */
 #define PRINTLEN	4096	/* far more than 64 ops can print */

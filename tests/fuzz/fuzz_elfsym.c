@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the ELF symbol reader (kdb-itrace/elfsym.c): the
+ * libFuzzer target for the ELF symbol reader (kdb-itrace/lib/elfsym.c): the
  * input is the file, read through the callback from an exactly-sized
  * heap copy (so any read past it is ASan's). Checked: probe and load
  * agree, nothing is kept past the caller's buffers (also small ones),
@@ -9,17 +9,7 @@
  * plus dropped is every function seen.
  */
 #include "fuzz.h"
-#include "../../kdb-itrace/elfsym.h"
-
-struct mem {
-	const u8 *buf;
-};
-
-static int mem_read(void *ctx, u64 off, void *buf, size_t len)
-{
-	memcpy(buf, ((struct mem *)ctx)->buf + off, len);
-	return 0;
-}
+#include "lib/elfsym.h"
 
 static void check_table(const struct itrace_symtab *t)
 {
@@ -41,8 +31,7 @@ static void check_table(const struct itrace_symtab *t)
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	u8 *copy = fuzz_copy(data, size);
-	struct mem m = { copy };
-	struct itrace_elf_src src = { mem_read, &m, size };
+	struct itrace_elf_src src = { itrace_elf_mem_read, copy, size };
 	struct itrace_elf_info info;
 	struct itrace_symtab t = { 0 };
 	char err[160];

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the log-line formatter and the mapping lookup
- * (kdb-itrace/format.c, symmap.c). The input fills a record, a cpu
+ * (kdb-itrace/lib/format.c, symmap.c). The input fills a record, a cpu
  * number and a mapping snapshot (names are raw file-name bytes, NUL or
  * not; mappings are made to cover the record's addresses often), some
  * mappings with a symbol table (sorted by file offset, as elfsym.c leaves
@@ -15,8 +15,8 @@
  * exactly-sized heap blocks.
  */
 #include "fuzz.h"
-#include "../../kdb-itrace/format.h"
-#include "../../kdb-itrace/kind.h"
+#include "lib/format.h"
+#include "lib/kind.h"
 
 #define ADDR_BUF	ITRACE_ADDR_MAX	/* format.c's from/to buffers */
 #define FUZZ_SYMS	6

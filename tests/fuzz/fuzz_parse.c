@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the `itrace` command parser (kdb-itrace/parse.c).
+ * libFuzzer target for the `itrace` command parser (kdb-itrace/lib/parse.c).
  * The input is the argument words separated by NUL bytes, so a word may
  * be empty, huge, or hold any other byte (a newline, an escape) that a
  * console or the debugfs file could pass on. Every word and the error
@@ -12,7 +12,7 @@
  * gets cut, never changed, by a shorter buffer.
  */
 #include "fuzz.h"
-#include "../../kdb-itrace/parse.h"
+#include "lib/parse.h"
 
 #define KDB_ERRLEN	128	/* the buffer kdb_cmd.c hands in */
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the POWER classifier (arch/powerpc/insn_class.c).
+ * libFuzzer target for the POWER classifier (arch/powerpc/lib/insn_class.c).
  * The input is the instruction word and the word after it, little-endian
  * as ppc64le stores them (missing bytes are zero). Checked: only the
  * unused opcodes, bad sc forms and prefixes fail; a result is
@@ -8,8 +8,8 @@
  * and each other); and the next word matters to prefixes only.
  */
 #include "fuzz.h"
-#include "../../arch/powerpc/insn_class.h"
-#include "../../kdb-itrace/kind.h"
+#include "arch/powerpc/lib/insn_class.h"
+#include "lib/kind.h"
 
 #define PO(w)	((w) >> 26)
 

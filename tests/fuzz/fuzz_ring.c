@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the per-CPU branch-log ring (kdb-itrace/ring.c),
+ * libFuzzer target for the per-CPU branch-log ring (kdb-itrace/lib/ring.c),
  * run against a model. The first byte picks the ring size (1..64
  * records), every further byte one step: pushes, reads above a "clear"
  * floor, and reads while the writer is frozen at each point of the write
@@ -10,7 +10,7 @@
  * slot being written as torn. The ring array is an exactly-sized heap block.
  */
 #include "fuzz.h"
-#include "../../kdb-itrace/ring.h"
+#include "lib/ring.h"
 
 struct model {
 	u64 *seqs;	/* every seq pushed, in order */

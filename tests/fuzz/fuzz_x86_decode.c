@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the x86 instruction decoder (arch/x86/insn_decode.c).
+ * libFuzzer target for the x86 instruction decoder (arch/x86/lib/insn_decode.c).
  * The input is the bytes at the trapping ip, decoded in 64-bit and in
  * 32-bit mode from an exactly-sized heap copy, so ASan catches any read
  * at or past avail. Checked for a decoded instruction: a length in 1..15
@@ -9,8 +9,8 @@
  * instruction); and well-formed kind, rep and displacement fields.
  */
 #include "fuzz.h"
-#include "../../arch/x86/insn_decode.h"
-#include "../../kdb-itrace/kind.h"
+#include "arch/x86/lib/insn_decode.h"
+#include "lib/kind.h"
 
 static int decode_copy(const u8 *data, size_t n, enum itrace_x86_mode mode,
 		       struct itrace_x86_insn *d)

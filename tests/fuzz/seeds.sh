@@ -40,7 +40,7 @@ words() {
 fresh parse
 n=0
 sed -n '/itrace_help_lines\[\]/,/NULL/s/^\t"itrace \([^"]*\)  .*/\1/p' \
-	"$top/kdb-itrace/parse.c" | sed 's/ *$//' | while read -r l; do
+	"$top/kdb-itrace/lib/parse.c" | sed 's/ *$//' | while read -r l; do
 	n=$((n + 1))
 	words "$c/parse/help-$n" "$l"
 done
@@ -69,7 +69,7 @@ done
 # --- ppc_class: the words the unit test prints, little-endian, then -merge
 mkdir -p "$tmp/ppc"
 gcc -O2 -I"$top/tests/host" -o "$tmp/test_ppc_class" \
-	"$top/tests/host/test_ppc_class.c" "$top/arch/powerpc/insn_class.c"
+	"$top/tests/host/test_ppc_class.c" "$top/arch/powerpc/lib/insn_class.c"
 n=0
 "$tmp/test_ppc_class" | sed -n 's/.*\[\([0-9a-f]\{8\}\)\( [0-9a-f]\{8\}\)\?\]$/\1\2/p' |
 while read -r w nx; do

@@ -11,40 +11,8 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include "../../kdb-itrace/elfsym.h"
-
-struct mem {
-	const unsigned char *buf;
-};
-
-static int mem_read(void *ctx, u64 off, void *buf, size_t len)
-{
-	memcpy(buf, ((struct mem *)ctx)->buf + off, len);
-	return 0;
-}
-
-static unsigned char *slurp(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *buf = NULL;
-	size_t cap = 0, n;
-
-	if (!f)
-		return NULL;
-	*size = 0;
-	do {
-		if (*size == cap) {
-			cap = cap ? 2 * cap : 1 << 20;
-			buf = realloc(buf, cap);
-			if (!buf)
-				exit(2);
-		}
-		n = fread(buf + *size, 1, cap - *size, f);
-		*size += n;
-	} while (n);
-	fclose(f);
-	return buf;
-}
+#include "lib/elfsym.h"
+#include "tool.h"
 
 static const char *const sources[] = { "none", "symtab", "dynsym" };
 
@@ -53,7 +21,7 @@ int main(int argc, char **argv)
 	struct itrace_elf_info info;
 	struct itrace_symtab t = { 0 };
 	struct itrace_elf_src src;
-	struct mem m;
+	unsigned char *file;
 	char err[160];
 	size_t size;
 	u32 i;
@@ -63,13 +31,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: elfsym_tool FILE [-l OFF...]\n");
 		return 2;
 	}
-	m.buf = slurp(argv[1], &size);
-	if (!m.buf) {
+	file = slurp(argv[1], &size);
+	if (!file) {
 		perror(argv[1]);
 		return 2;
 	}
-	src.read = mem_read;
-	src.ctx = &m;
+	src.read = itrace_elf_mem_read;
+	src.ctx = file;
 	src.size = size;
 	if (itrace_elf_probe(&src, &info, err, sizeof(err))) {
 		printf("error: %s\n", err);

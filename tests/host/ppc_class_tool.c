@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Command-line front end to the POWER instruction classifier
- * (arch/powerpc/insn_class.c), for people and for run_ppc_objdump.sh:
+ * (arch/powerpc/lib/insn_class.c), for people and for run_ppc_objdump.sh:
  *
  *   ppc_class_tool hex WORD [NEXT]
  *	classify one instruction word (hex, host order, e.g. 4e800020)
@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "tool.h"
 
-#include "../../arch/powerpc/insn_class.h"
-#include "../../kdb-itrace/kind.h"
+#include "arch/powerpc/lib/insn_class.h"
+#include "lib/kind.h"
 
 static const char *const kind_names[ITRACE_K_NR] = {
 	[ITRACE_K_INSN] = "INSN", [ITRACE_K_JCC_NT] = "JCC_NT",
@@ -54,37 +54,21 @@ static int cmd_hex(int argc, char **argv)
 	return 0;
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 static int cmd_bench(const char *path, unsigned int passes)
 {
-	FILE *f = fopen(path, "rb");
 	unsigned char *buf;
 	u32 *words;
-	long size, n, i;
+	size_t size;
+	long n, i;
 	unsigned long long calls = 0, fails = 0, sum = 0;
 	unsigned int pass;
 	double t0, t1;
 
-	if (!f) {
+	buf = slurp(path, &size);
+	if (!buf) {
 		perror(path);
 		return 2;
 	}
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc(size ? size : 1);
-	if (!buf || fread(buf, 1, size, f) != (size_t)size) {
-		perror(path);
-		return 2;
-	}
-	fclose(f);
 	/* Instruction words are stored little-endian whatever the host. */
 	n = size / 4;
 	words = malloc((n + 1) * sizeof(*words));

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """
-Holds the POWER instruction classifier (arch/powerpc/insn_class.c) to
+Holds the POWER instruction classifier (arch/powerpc/lib/insn_class.c) to
 objdump: for every instruction powerpc64le-linux-gnu-objdump lists in an
 object's code sections, classify the same word (with the word after it,
 for prefixes) and compare the itrace kind and the fields.
@@ -67,12 +67,11 @@ import re
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-KIND_H = os.path.join(HERE, "..", "..", "kdb-itrace", "kind.h")
+from objdump_listing import load_kinds, parse_listing
+
 OBJDUMP = "powerpc64le-linux-gnu-objdump"
 OBJCOPY = "powerpc64le-linux-gnu-objcopy"
 
-LINE_RE = re.compile(r"^\s*([0-9a-f]+):\t([0-9a-f ]+?)\s*(?:\t(.*))?$")
 
 CC = "lt|le|eq|ge|gt|nl|ne|ng|so|ns|un|nu"
 # Extended branch mnemonics: b, then a condition (CR bit test, CTR test or
@@ -92,15 +91,6 @@ TARGET_RE = re.compile(r"(?:^|,)(0x[0-9a-f]+|[0-9a-f]+)(?:\s+<[^>]*>)?$")
 MASK64 = (1 << 64) - 1
 MASK32 = (1 << 32) - 1
 
-
-def load_kinds():
-    """enum itrace_kind names in order, straight from kind.h."""
-    with open(KIND_H) as f:
-        text = f.read()
-    body = text[text.index("enum itrace_kind"):]
-    body = body[body.index("{") + 1:body.index("}")]
-    names = re.findall(r"\b(ITRACE_K_[A-Z0-9_]+)", body)
-    return {n[len("ITRACE_K_"):]: i for i, n in enumerate(names)}
 
 
 class Expect:
@@ -189,37 +179,6 @@ def branch_kind(reg, link, cond):
         return "ICALL"
     return "RET" if reg == "lr" else "IJMP"
 
-
-def parse_listing(stream):
-    """Yield (unit, section, [(addr, bytes, text)...]) per contiguous run."""
-    unit = ""
-    section = ""
-    insns = []
-    for line in stream:
-        if line.startswith("Disassembly of section "):
-            if insns:
-                yield unit, section, insns
-            insns = []
-            section = line[len("Disassembly of section "):]
-            section = section.rstrip().rstrip(":")
-            continue
-        m = LINE_RE.match(line)
-        if not m:
-            if ":     file format " in line:
-                if insns:
-                    yield unit, section, insns
-                insns = []
-                unit = line.split(":")[0]
-            continue
-        addr = int(m.group(1), 16)
-        data = bytes.fromhex(m.group(2))
-        text = (m.group(3) or "").strip()
-        if insns and addr != insns[-1][0] + len(insns[-1][1]):
-            yield unit, section, insns
-            insns = []
-        insns.append((addr, data, text))
-    if insns:
-        yield unit, section, insns
 
 
 class Out(ctypes.Structure):

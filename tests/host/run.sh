@@ -13,13 +13,20 @@ need_pkgs build-essential binutils busybox-static gcc-powerpc64le-linux-gnu libd
 b="$top/tests/host/build"
 mkdir -p "$b"
 cflags=(-O2 -g -Wall -Wextra -Werror -Wdeclaration-after-statement
-	-Wmissing-prototypes -Wstrict-prototypes -I"$top/tests/host")
-core="$top/kdb-itrace"
+	-Wmissing-prototypes -Wstrict-prototypes -I"$top/kdb-itrace" -I"$top")
+# the pure-C library (kdb-itrace/lib/sources.mk), built once with these
+# flags; each test links what it uses
+lib="$b/lib/libitrace.a"
+if ! make -s -f "$top/kdb-itrace/lib/host.mk" O="$b/lib" CC=gcc \
+	CFLAGS="${cflags[*]}" >"$b/lib.build.log" 2>&1; then
+	echo "FAIL host libitrace.a: does not build"
+	sed 's/^/    /' "$b/lib.build.log" | head -20
+fi
 
-unit() { # unit NAME SOURCES...: build and run one test binary
+unit() { # unit NAME SOURCES...: build (with the library) and run one test
 	local name=$1
 	shift
-	if ! gcc "${cflags[@]}" -o "$b/$name" "$@" >"$b/$name.build.log" 2>&1; then
+	if ! gcc "${cflags[@]}" -o "$b/$name" "$@" "$lib" >"$b/$name.build.log" 2>&1; then
 		echo "FAIL host $name: does not build"
 		sed 's/^/    /' "$b/$name.build.log" | head -20
 		return
@@ -33,18 +40,13 @@ unit() { # unit NAME SOURCES...: build and run one test binary
 	fi
 }
 
-unit test_parse "$top/tests/host/test_parse.c" "$core/parse.c" "$core/kind.c" \
-	"$core/out.c"
-unit test_cond "$top/tests/host/test_cond.c" "$core/cond.c" "$core/parse.c" \
-	"$core/kind.c" "$core/out.c"
-unit test_ring "$top/tests/host/test_ring.c" "$core/ring.c"
-unit test_format "$top/tests/host/test_format.c" "$core/format.c" "$core/kind.c" \
-	"$core/parse.c" "$core/out.c" \
-	"$core/symmap.c" "$core/elfsym.c"
-unit test_out "$top/tests/host/test_out.c" "$core/out.c"
-unit test_calls "$top/tests/host/test_calls.c" "$core/calls.c"
-unit test_xmon_words "$top/tests/host/test_xmon_words.c" "$core/xmon_words.c" \
-	"$core/parse.c" "$core/kind.c" "$core/out.c"
+unit test_parse "$top/tests/host/test_parse.c"
+unit test_cond "$top/tests/host/test_cond.c"
+unit test_ring "$top/tests/host/test_ring.c"
+unit test_format "$top/tests/host/test_format.c"
+unit test_out "$top/tests/host/test_out.c"
+unit test_calls "$top/tests/host/test_calls.c"
+unit test_xmon_words "$top/tests/host/test_xmon_words.c"
 # The decoder tests print summaries; turn them into PASS/FAIL lines.
 summaries() {
 	awk '
@@ -61,17 +63,12 @@ summaries() {
 	/^ppc-class: [^ ]+: [0-9]+ insns compared/ { print "FAIL " $0; next }
 	{ print }'
 }
-unit test_x86_block_scan "$top/tests/host/test_x86_block_scan.c" \
-	"$top/arch/x86/block_scan.c" "$top/arch/x86/insn_decode.c"
-unit test_x86_step "$top/tests/host/test_x86_step.c" \
-	"$top/arch/x86/insn_cache.c" "$top/arch/x86/insn_decode.c"
-unit test_x86_decode "$top/tests/host/test_x86_decode.c" \
-	"$top/arch/x86/insn_decode.c" | summaries
+unit test_x86_block_scan "$top/tests/host/test_x86_block_scan.c"
+unit test_x86_step "$top/tests/host/test_x86_step.c"
+unit test_x86_decode "$top/tests/host/test_x86_decode.c" | summaries
 "$top/tests/host/run_x86_objdump.sh" | summaries
-unit test_ppc_step "$top/tests/host/test_ppc_step.c" \
-	"$top/arch/powerpc/insn_class.c"
-unit test_ppc_class "$top/tests/host/test_ppc_class.c" \
-	"$top/arch/powerpc/insn_class.c" | summaries
+unit test_ppc_step "$top/tests/host/test_ppc_step.c"
+unit test_ppc_class "$top/tests/host/test_ppc_class.c" | summaries
 "$top/tests/host/run_ppc_objdump.sh" | summaries
 
 # The ELF symbol reader: unit tests on images built byte by byte, then
@@ -79,11 +76,11 @@ unit test_ppc_class "$top/tests/host/test_ppc_class.c" \
 # fetched the ppc64el libc and busybox): the C libraries and loaders
 # (.dynsym), busybox (stripped: no table), tp_loop static and, on
 # x86_64, as a dynamic PIE (.symtab).
-unit test_elfsym "$top/tests/host/test_elfsym.c" "$core/elfsym.c"
+unit test_elfsym "$top/tests/host/test_elfsym.c"
 elfsym_nm() {
 	local ppcbb="$b/busybox-ppc64el/bin/busybox" x
 	if ! gcc "${cflags[@]}" -o "$b/elfsym_tool" "$top/tests/host/elfsym_tool.c" \
-		"$core/elfsym.c" >"$b/elfsym_tool.build.log" 2>&1; then
+		"$lib" >"$b/elfsym_tool.build.log" 2>&1; then
 		echo "FAIL host elfsym_tool: does not build"
 		return
 	fi
@@ -105,13 +102,28 @@ elfsym_nm() {
 }
 elfsym_nm
 
+# The layer checker (scripts/check-layers.py, run on the tree by the
+# style group) on a small tree that breaks each of its rules: it must
+# find exactly those breaks (tests/host/layers/expected.txt)
+layers_selftest() {
+	local d="$top/tests/host/layers" got
+	got=$(python3 "$top/scripts/check-layers.py" --root "$d" \
+		--conf "$top/scripts/layers.conf" | grep '^FAIL')
+	if [ "$got" = "$(cat "$d/expected.txt")" ]; then
+		echo "PASS host check-layers: finds the $(grep -c . "$d/expected.txt") breaks of tests/host/layers, no other"
+	else
+		echo "FAIL host check-layers: on tests/host/layers, against expected.txt:"
+		diff <(echo "$got") "$d/expected.txt" | sed 's/^/    /' | head -20
+	fi
+}
+layers_selftest
+
 # itrace-dump (tools/itrace-dump) with the same warnings, as errors: bad
 # captures and command lines (tests/host/test_dump.py)
 dump_input() {
-	local src=(main.c capfile.c drain.c obuf.c script.c sym.c tree.c
-		../../kdb-itrace/calls.c ../../kdb-itrace/kind.c)
+	local src=(main.c capfile.c drain.c obuf.c script.c sym.c tree.c)
 	if ! (cd "$top/tools/itrace-dump" && gcc "${cflags[@]}" -D_GNU_SOURCE \
-		-o "$b/itrace-dump" "${src[@]}" -ldw -lelf) >"$b/itrace-dump.build.log" 2>&1; then
+		-o "$b/itrace-dump" "${src[@]}" "$lib" -ldw -lelf) >"$b/itrace-dump.build.log" 2>&1; then
 		echo "FAIL host itrace-dump: does not build"
 		sed 's/^/    /' "$b/itrace-dump.build.log" | head -20
 		return

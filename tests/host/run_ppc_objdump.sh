@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Checks the POWER instruction classifier (arch/powerpc/insn_class.c)
+# Checks the POWER instruction classifier (arch/powerpc/lib/insn_class.c)
 # against powerpc64le-linux-gnu-objdump over real code: every instruction
 # of Debian's ppc64el busybox-static and of glibc's ppc64el libc.a (with
 # its POWER9/POWER10 string functions), plus a seeded synthetic stream of
@@ -24,7 +24,7 @@ BUSYBOX=$BB_DIR/bin/busybox
 LIBC_A=/usr/powerpc64le-linux-gnu/lib/libc.a
 OBJDUMP=/usr/bin/powerpc64le-linux-gnu-objdump
 OBJCOPY=/usr/bin/powerpc64le-linux-gnu-objcopy
-CFLAGS="-I$HERE -O2 -Wall -Wextra -Wdeclaration-after-statement -Wmissing-prototypes
+CFLAGS="-I$ROOT/kdb-itrace -I$ROOT -O2 -Wall -Wextra -Wdeclaration-after-statement -Wmissing-prototypes
 	-Wstrict-prototypes -Werror"
 SHOW=10
 STATS=
@@ -86,12 +86,17 @@ if [ ! -e "$BUSYBOX" ]; then
 	[ -e "$BUSYBOX" ] || die "$deb did not provide bin/busybox"
 fi
 
-SRC="$ROOT/arch/powerpc/insn_class.c"
+# the pure-C library (kdb-itrace/lib/host.mk), position-independent: the
+# whole of it in the shared object that the checker loads
+LIB="$BUILD/lib-pic/libitrace.a"
+make -s -f "$ROOT/kdb-itrace/lib/host.mk" O="$BUILD/lib-pic" CC=gcc \
+	CFLAGS="$(echo $CFLAGS) -fPIC" || die "build of $LIB failed"
 # shellcheck disable=SC2086
-gcc $CFLAGS -fPIC -shared -o "$BUILD/libppcclass.so" "$SRC" ||
+gcc $CFLAGS -fPIC -shared -o "$BUILD/libppcclass.so" \
+	-Wl,--whole-archive "$LIB" -Wl,--no-whole-archive ||
 	die "build of libppcclass.so failed"
 # shellcheck disable=SC2086
-gcc $CFLAGS -o "$BUILD/ppc_class_tool" "$HERE/ppc_class_tool.c" "$SRC" ||
+gcc $CFLAGS -o "$BUILD/ppc_class_tool" "$HERE/ppc_class_tool.c" "$LIB" ||
 	die "build of ppc_class_tool failed"
 "$OBJCOPY" -O binary --only-section=.text "$BUSYBOX" "$BUILD/busybox-ppc64el.text" ||
 	die "objcopy of $BUSYBOX failed"

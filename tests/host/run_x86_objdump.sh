@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tests/host/run_x86_objdump.sh - checks arch/x86/insn_decode.c against
+# tests/host/run_x86_objdump.sh - checks arch/x86/lib/insn_decode.c against
 # objdump over real code: every instruction of busybox-static and of glibc's
 # libc.a (with its hand-written AVX2/AVX-512 string functions), plus
 # busybox's .text read as 32-bit code and two seeded synthetic streams of
@@ -18,7 +18,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 BUILD=$HERE/build
 BUSYBOX=/bin/busybox
 LIBC_A=/usr/lib/x86_64-linux-gnu/libc.a
-CFLAGS="-I$HERE -O2 -Wall -Wextra -Wdeclaration-after-statement -Wmissing-prototypes
+CFLAGS="-I$ROOT/kdb-itrace -I$ROOT -O2 -Wall -Wextra -Wdeclaration-after-statement -Wmissing-prototypes
 	-Wstrict-prototypes -Werror"
 SHOW=10
 [ "${1:-}" = "-v" ] && SHOW=200
@@ -51,12 +51,17 @@ dpkg-query -W -f='${Status}' busybox-static 2>/dev/null |
 need "$BUSYBOX" busybox-static
 
 mkdir -p "$BUILD" || die "cannot create $BUILD"
-SRC="$ROOT/arch/x86/insn_decode.c"
+# the pure-C library (kdb-itrace/lib/host.mk), position-independent: the
+# whole of it in the shared object that the checker loads
+LIB="$BUILD/lib-pic/libitrace.a"
+make -s -f "$ROOT/kdb-itrace/lib/host.mk" O="$BUILD/lib-pic" CC=gcc \
+	CFLAGS="$(echo $CFLAGS) -fPIC" || die "build of $LIB failed"
 # shellcheck disable=SC2086
-gcc $CFLAGS -fPIC -shared -o "$BUILD/libx86decode.so" "$SRC" ||
+gcc $CFLAGS -fPIC -shared -o "$BUILD/libx86decode.so" \
+	-Wl,--whole-archive "$LIB" -Wl,--no-whole-archive ||
 	die "build of libx86decode.so failed"
 # shellcheck disable=SC2086
-gcc $CFLAGS -o "$BUILD/x86_decode_tool" "$HERE/x86_decode_tool.c" "$SRC" ||
+gcc $CFLAGS -o "$BUILD/x86_decode_tool" "$HERE/x86_decode_tool.c" "$LIB" ||
 	die "build of x86_decode_tool failed"
 objcopy -O binary --only-section=.text "$BUSYBOX" "$BUILD/busybox.text" ||
 	die "objcopy of $BUSYBOX failed"

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of the shadow call stack walker (kdb-itrace/calls.c): calls
+ * Host tests of the shadow call stack walker (kdb-itrace/lib/calls.c): calls
  * and returns matched by return address, returns out of frames entered
  * before tracing, a longjmp past frames, a return to no call site, the
  * frame buffer running full, and recursion counted exactly.
  */
 #include "check.h"
-#include "../../kdb-itrace/calls.h"
-#include "../../kdb-itrace/kind.h"
+#include "lib/calls.h"
+#include "lib/kind.h"
 
 static struct itrace_frame frames[8];
 static struct itrace_walk w;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host tests of the `if <condition>` compiler and evaluator
- * (kdb-itrace/cond.c): every operator, precedence and grouping (by value
+ * (kdb-itrace/lib/cond.c): every operator, precedence and grouping (by value
  * and by the canonical print), constants at their limits, every
  * register and argument, loads of each size, nested and faulting, the
  * length and nesting bounds, every error message exactly, the print
@@ -9,8 +9,8 @@
  * word splitting.
  */
 #include "check.h"
-#include "../../kdb-itrace/cond.h"
-#include "../../kdb-itrace/parse.h"
+#include "lib/cond.h"
+#include "lib/parse.h"
 
 /* x86-64 under gdb's names, in arch/x86/regs.c's order */
 static const char *const x86_names[] = {

@@ -10,7 +10,7 @@
  */
 #include <stdlib.h>
 #include "check.h"
-#include "../../kdb-itrace/elfsym.h"
+#include "lib/elfsym.h"
 
 /* Layout of the test image: header, 2 phdrs, code, strings, syms, shdrs */
 #define PH_OFF		64

@@ -7,8 +7,8 @@
  * worst-case line length.
  */
 #include "check.h"
-#include "../../kdb-itrace/format.h"
-#include "../../kdb-itrace/kind.h"
+#include "lib/format.h"
+#include "lib/kind.h"
 
 struct addr_case {
 	u64 addr;

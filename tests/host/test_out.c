@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 #include "check.h"
-#include "../../kdb-itrace/out.h"
+#include "lib/out.h"
 
 /* A sink that records every write, to see the pieces themselves. */
 struct rec_out {

@@ -6,8 +6,8 @@
  */
 #include <stdlib.h>
 #include "check.h"
-#include "../../kdb-itrace/kind.h"
-#include "../../kdb-itrace/parse.h"
+#include "lib/kind.h"
+#include "lib/parse.h"
 
 #define MAXARGS 16
 

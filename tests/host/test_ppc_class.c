@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit test of the POWER instruction classifier
- * (arch/powerpc/insn_class.c): hand-encoded words with their expected
+ * (arch/powerpc/lib/insn_class.c): hand-encoded words with their expected
  * kind and fields, an exhaustive sweep of every primary opcode the
  * classifier looks into, checked against rules restated from the ISA,
  * and random words that must never break the classifier's promises.
@@ -9,7 +9,7 @@
  * Build and run (from the top of the tree; SRC is this file):
  *   mkdir -p tests/host/build
  *   gcc -O2 -Wall -Wextra -Itests/host -o tests/host/build/test_ppc_class \
- *       SRC arch/powerpc/insn_class.c
+ *       SRC arch/powerpc/lib/insn_class.c
  *   tests/host/build/test_ppc_class
  * One PASS/FAIL line per check; the last line is
  * "ppc-class unit: N passed, M failed". Exit status 1 on any failure.
@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "../../arch/powerpc/insn_class.h"
-#include "../../kdb-itrace/kind.h"
+#include "arch/powerpc/lib/insn_class.h"
+#include "lib/kind.h"
 
 static int checks;
 

@@ -4,7 +4,7 @@
  * step, or the branch behind a branch-trace trap, is logged as.
  */
 #include "check.h"
-#include "../../arch/powerpc/step_kind.h"
+#include "arch/powerpc/lib/step_kind.h"
 
 static unsigned int kind_of(u32 w, u32 next, u64 from, u64 to)
 {

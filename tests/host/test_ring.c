@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 #include "check.h"
-#include "../../kdb-itrace/ring.h"
+#include "lib/ring.h"
 
 #define N 8
 

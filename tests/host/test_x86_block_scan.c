@@ -6,8 +6,8 @@
  * hand-assembled; addresses in the comments.
  */
 #include "check.h"
-#include "../../arch/x86/block_scan.h"
-#include "../../kdb-itrace/kind.h"
+#include "arch/x86/lib/block_scan.h"
+#include "lib/kind.h"
 
 #define BASE 0x1000
 

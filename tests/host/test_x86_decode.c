@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tests/host/test_x86_decode.c - host unit test of arch/x86/insn_decode.c:
+ * tests/host/test_x86_decode.c - host unit test of arch/x86/lib/insn_decode.c:
  * hand-written encodings with their expected length and itrace kind, every
  * truncation of each, and random buffers that must never break the
  * decoder's promises. Every decode reads from bytes that end right at an
@@ -9,7 +9,7 @@
  * Build and run (from the top of the tree):
  *   mkdir -p tests/host/build
  *   gcc -O2 -Wall -Wextra -o tests/host/build/test_x86_decode \
- *       tests/host/test_x86_decode.c arch/x86/insn_decode.c
+ *       tests/host/test_x86_decode.c arch/x86/lib/insn_decode.c
  *   tests/host/build/test_x86_decode
  * The last line of output is "x86-decode unit: N passed, M failed".
  */
@@ -19,8 +19,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../../arch/x86/insn_decode.h"
-#include "../../kdb-itrace/kind.h"
+#include "arch/x86/lib/insn_decode.h"
+#include "lib/kind.h"
 
 #define M64 ITRACE_X86_MODE64
 #define M32 ITRACE_X86_MODE32

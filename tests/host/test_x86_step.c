@@ -7,8 +7,8 @@
  */
 #include <stdlib.h>
 #include "check.h"
-#include "../../arch/x86/insn_cache.h"
-#include "../../arch/x86/step_kind.h"
+#include "arch/x86/lib/insn_cache.h"
+#include "arch/x86/lib/step_kind.h"
 
 static struct itrace_x86_dcache tab[ITRACE_X86_DCACHE];
 

@@ -6,9 +6,9 @@
  * business), and a number with no meaning gets one exact line.
  */
 #include "check.h"
-#include "../../kdb-itrace/kind.h"
-#include "../../kdb-itrace/parse.h"
-#include "../../kdb-itrace/xmon_words.h"
+#include "lib/kind.h"
+#include "lib/parse.h"
+#include "lib/xmon_words.h"
 
 struct line_case {
 	enum itrace_xmon_op op;

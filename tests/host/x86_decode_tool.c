@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tests/host/x86_decode_tool.c - command-line front end to
- * arch/x86/insn_decode.c for people and for run_x86_objdump.sh:
+ * arch/x86/lib/insn_decode.c for people and for run_x86_objdump.sh:
  *
  *   x86_decode_tool [-32] hex 48 8b 05 00 00 00 00 ...
  *	decode one instruction and print its length, kind, rep and rel
@@ -12,10 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "tool.h"
 
-#include "../../arch/x86/insn_decode.h"
-#include "../../kdb-itrace/kind.h"
+#include "arch/x86/lib/insn_decode.h"
+#include "lib/kind.h"
 
 static const char *const kind_names[ITRACE_K_NR] = {
 	[ITRACE_K_INSN] = "INSN", [ITRACE_K_JCC_NT] = "JCC_NT",
@@ -70,41 +70,24 @@ static int cmd_hex(int argc, char **argv, enum itrace_x86_mode mode)
 	return 0;
 }
 
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
 static int cmd_bench(const char *path, unsigned int passes,
 		     enum itrace_x86_mode mode)
 {
-	FILE *f = fopen(path, "rb");
 	unsigned char *buf;
-	long size;
+	size_t size;
 	unsigned long long decodes = 0, fails = 0, sum = 0;
 	unsigned int pass;
 	double t0, t1;
 
-	if (!f) {
+	buf = slurp(path, &size);
+	if (!buf) {
 		perror(path);
 		return 2;
 	}
-	fseek(f, 0, SEEK_END);
-	size = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc(size ? size : 1);
-	if (!buf || fread(buf, 1, size, f) != (size_t)size) {
-		perror(path);
-		return 2;
-	}
-	fclose(f);
 
 	t0 = now_ns();
 	for (pass = 0; pass < passes; pass++) {
-		long p = 0;
+		size_t p = 0;
 
 		while (p < size) {
 			struct itrace_x86_insn in;

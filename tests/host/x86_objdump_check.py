@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """
-tests/host/x86_objdump_check.py - holds arch/x86/insn_decode.c to objdump:
+tests/host/x86_objdump_check.py - holds arch/x86/lib/insn_decode.c to objdump:
 for every instruction objdump lists in an object's code sections, decode the
 same section bytes at the same start and compare length and itrace kind.
 
@@ -59,8 +59,8 @@ import re
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-KIND_H = os.path.join(HERE, "..", "..", "kdb-itrace", "kind.h")
+from objdump_listing import load_kinds, parse_listing
+
 
 PREFIX_WORDS = {
     "cs", "ds", "es", "ss", "fs", "gs", "data16", "data32", "addr16",
@@ -72,17 +72,7 @@ JCC_RE = re.compile(
     r"^(j(n?(o|b|c|ae|e|z|be|a|s|p|l|ge|le|g|nae|nb|nbe|na|nge|nl|nle|ng)"
     r"|pe|po|cxz|ecxz|rcxz)|loop(n?[ez])?)[wlq]?$")
 
-LINE_RE = re.compile(r"^\s*([0-9a-f]+):\t([0-9a-f ]+?)\s*(?:\t(.*))?$")
 
-
-def load_kinds():
-    """enum itrace_kind names in order, straight from kind.h."""
-    with open(KIND_H) as f:
-        text = f.read()
-    body = text[text.index("enum itrace_kind"):]
-    body = body[body.index("{") + 1:body.index("}")]
-    names = re.findall(r"\b(ITRACE_K_[A-Z0-9_]+)", body)
-    return {n[len("ITRACE_K_"):]: i for i, n in enumerate(names)}
 
 
 def is_prefix_word(tok):
@@ -126,51 +116,6 @@ def objdump_kind(text):
     return "INSN"
 
 
-class Insn:
-    __slots__ = ("addr", "data", "text")
-
-    def __init__(self, addr, data, text):
-        self.addr = addr
-        self.data = data
-        self.text = text
-
-
-def parse_listing(stream):
-    """Yield (unit, section, [Insn...]) per contiguous run of a code section."""
-    unit = ""
-    section = ""
-    insns = []
-    for line in stream:
-        if line.startswith("Disassembly of section "):
-            if insns:
-                yield unit, section, insns
-            insns = []
-            section = line[len("Disassembly of section "):]
-            section = section.rstrip().rstrip(":")
-            continue
-        m = LINE_RE.match(line)
-        if not m:
-            if ":     file format " in line:
-                if insns:
-                    yield unit, section, insns
-                insns = []
-                unit = line.split(":")[0]
-            continue
-        addr = int(m.group(1), 16)
-        data = bytes.fromhex(m.group(2))
-        text = (m.group(3) or "").strip()
-        if insns and not text:
-            # A continuation of the previous line's bytes (no -w).
-            last = insns[-1]
-            if addr == last.addr + len(last.data):
-                last.data += data
-                continue
-        if insns and addr != insns[-1].addr + len(insns[-1].data):
-            yield unit, section, insns
-            insns = []
-        insns.append(Insn(addr, data, text))
-    if insns:
-        yield unit, section, insns
 
 
 LEGACY_PREFIXES = frozenset(b"\x26\x2e\x36\x3e\x64\x65\x66\x67\xf0\xf2\xf3")

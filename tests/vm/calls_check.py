@@ -24,6 +24,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rawlog  # noqa: E402
 import sym_check  # noqa: E402
 
 CALL_LEN = {'x86_64': 15, 'ppc64le': 4}
@@ -79,12 +80,7 @@ def main():
     def name(addr):
         return sorted(sym_check.expected(addr, maps, prog, images)[0])
 
-    recs = []
-    for line in open(raw_f):
-        m = sym_check.RAW.match(line.strip())
-        if m:
-            recs.append((int(m.group(1)), m.group(4), int(m.group(5), 16),
-                         int(m.group(6), 16)))
+    recs = [(r.seq, r.kind, r.frm, r.to) for r in rawlog.read(raw_f)]
     want, frames = walk(recs, CALL_LEN[arch])
 
     got = []

@@ -28,7 +28,8 @@ import re
 import subprocess
 import sys
 
-RAW = re.compile(r'^(\d+) (\d+) (\d+) ([a-z-]+) 0x([0-9a-f]+) 0x([0-9a-f]+)$')
+import rawlog
+
 SYM = re.compile(r'^ *(\d+) +(\d+) +(\d+) +([a-z-]+) +(\S+) +(\S+)$')
 MAP = re.compile(r'^([0-9a-f]+)-([0-9a-f]+) (\S+) ([0-9a-f]+) \S+ \d+\s*(.*)$')
 STATUS = re.compile(r'^itrace: syms (\S+): (\d+) functions from (\S+),')
@@ -174,11 +175,7 @@ def main():
     if prog is None:
         return 1
 
-    raw = {}
-    for line in open(raw_f):
-        m = RAW.match(line.strip())
-        if m:
-            raw[int(m.group(1))] = (int(m.group(5), 16), int(m.group(6), 16))
+    raw = {r.seq: (r.frm, r.to) for r in rawlog.read(raw_f)}
     n = bad = 0
     where = {}
     for line in open(sym_f):

@@ -21,6 +21,8 @@ import re
 import subprocess
 import sys
 
+import rawlog
+
 def tool(name):
     """binutils for the binary's arch (set in main)."""
     return ARCH_TOOLS[ARCH] + name
@@ -28,7 +30,6 @@ def tool(name):
 
 ARCH = 'x86_64'
 ARCH_TOOLS = {'x86_64': '', 'ppc64le': 'powerpc64le-linux-gnu-'}
-RAW = re.compile(r'^(\d+) (\d+) (\d+) ([a-z-]+) 0x([0-9a-f]+) 0x([0-9a-f]+)$')
 TRANSFER = {'jcc', 'jmp', 'call', 'ret', 'icall', 'ijmp', 'syscall', 'int',
             'iret', 'far', 'async'}
 X86_JCC = re.compile(r'^(j(?!mp)[a-z]+|loop[a-z]*|jrcxz|jecxz)$')
@@ -121,14 +122,7 @@ def nm(binary):
 
 
 def read_log(path):
-    recs = []
-    with open(path) as f:
-        for line in f:
-            m = RAW.match(line.strip())
-            if m:
-                recs.append((int(m.group(1)), m.group(4),
-                             int(m.group(5), 16), int(m.group(6), 16)))
-    return recs
+    return [(r.seq, r.kind, r.frm, r.to) for r in rawlog.read(path)]
 
 
 def check_record(insns, kind, frm, to):

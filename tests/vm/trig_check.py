@@ -23,19 +23,12 @@ with an `if` condition that holds at those entries only.
 usage: trig_check.py [--block] [--pick K,K.. WHY] [--stop STOP] TARGET ENTRIES
                      FULL TRIG
 """
-import re
 import sys
 
-RAW = re.compile(r'^\d+ \d+ \d+ ([a-z-]+) 0x([0-9a-f]+) 0x([0-9a-f]+)$')
-
+import rawlog
 
 def records(path):
-    out = []
-    for line in open(path):
-        m = RAW.match(line.strip())
-        if m:
-            out.append((m.group(1), int(m.group(2), 16), int(m.group(3), 16)))
-    return out
+    return [(r.kind, r.frm, r.to) for r in rawlog.read(path)]
 
 
 def inside(full, probe, pick=None, stop=None):

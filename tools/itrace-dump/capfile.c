@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "dump.h"
-#include "../../kdb-itrace/kind.h"
+#include "lib/kind.h"
 
 /* the parser's state: where it is, and the message of the first error */
 struct pstate {

@@ -21,7 +21,7 @@ struct rec {
 	uint64_t seq, from, to;
 	uint32_t pid;
 	uint16_t cpu;
-	uint8_t kind;		/* enum itrace_kind (kdb-itrace/kind.h) */
+	uint8_t kind;		/* enum itrace_kind (kdb-itrace/lib/kind.h) */
 	uint8_t pad;
 };
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dump.h"
-#include "../../kdb-itrace/kind.h"
+#include "lib/kind.h"
 
 static const char *const perf_kind[ITRACE_K_NR] = {
 	[ITRACE_K_INSN] = "insn",	[ITRACE_K_JCC_NT] = "jcc-nt",

@@ -3,7 +3,7 @@
  * The views that follow calls and returns, per thread: `calls` (a call
  * tree in uftrace replay's form), `folded` (collapsed stacks for flame
  * graphs) and `chrome` (Chrome trace-event JSON). One shadow-stack walk
- * serves all three: kdb-itrace's own (kdb-itrace/calls.c, behind its
+ * serves all three: kdb-itrace's own (kdb-itrace/lib/calls.c, behind its
  * `calls` and `stack`), which sends a return back to the innermost frame
  * whose call site lies at most one call instruction's length before its
  * target (x86_64 15 bytes, ppc64le 4), the frames above it left without
@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "dump.h"
-#include "../../kdb-itrace/calls.h"
-#include "../../kdb-itrace/kind.h"
+#include "lib/calls.h"
+#include "lib/kind.h"
 
 #define MAX_FRAMES	4096
 

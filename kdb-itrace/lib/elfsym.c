@@ -318,6 +318,17 @@ static int elf_open(struct elf *e, const struct itrace_elf_src *src,
 	return ret;
 }
 
+/*
+ * An image in memory (the vDSO's copy in the module, files in the host
+ * tools and the fuzzer): read_at() has checked the range against its
+ * size.
+ */
+int itrace_elf_mem_read(void *ctx, u64 off, void *buf, size_t len)
+{
+	memcpy(buf, (const u8 *)ctx + off, len);
+	return 0;
+}
+
 int itrace_elf_probe(const struct itrace_elf_src *src,
 		     struct itrace_elf_info *info, char *err, size_t errlen)
 {

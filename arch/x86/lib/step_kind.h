@@ -8,7 +8,7 @@
 #define _ITRACE_X86_STEP_KIND_H
 
 #include "insn_decode.h"
-#include "../../kdb-itrace/kind.h"
+#include "lib/kind.h"
 
 /*
  * The instruction @d at @from ran and the task is now at @to. Returns

@@ -23,6 +23,9 @@ struct itrace_elf_src {
 	u64 size;		/* the file's size */
 };
 
+/* A read callback for an image in memory: @ctx is its first byte. */
+int itrace_elf_mem_read(void *ctx, u64 off, void *buf, size_t len);
+
 enum itrace_sym_source {
 	ITRACE_SYMS_NONE,	/* stripped: neither table */
 	ITRACE_SYMS_SYMTAB,	/* .symtab */

@@ -19,8 +19,8 @@
 #include <linux/string.h>
 #include <asm/barrier.h>
 #else
-/* Host unit tests: tests/host/ is on their include path. */
-#include "host_shim.h"
+/* userspace (lib/host.mk): the same names from the C library */
+#include "host/host_shim.h"
 #endif
 
 #endif /* _ITRACE_COMPAT_H */

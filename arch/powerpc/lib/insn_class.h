@@ -6,7 +6,7 @@
  */
 #ifndef _ITRACE_PPC_INSN_CLASS_H
 #define _ITRACE_PPC_INSN_CLASS_H
-#include "../../kdb-itrace/compat.h"
+#include "lib/compat.h"
 
 struct itrace_ppc_insn {
 	u8 kind;	/* enum itrace_kind, as if the branch were taken (see below) */

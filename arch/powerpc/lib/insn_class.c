@@ -14,7 +14,7 @@
  * bit of the word); the shifts below count from the other end.
  */
 #include "insn_class.h"
-#include "../../kdb-itrace/kind.h"
+#include "lib/kind.h"
 
 #define PO(w)		((w) >> 26)		/* primary opcode, bits 0:5 */
 #define XO10(w)		(((w) >> 1) & 0x3ff)	/* X/XL-form opcode, 21:30 */

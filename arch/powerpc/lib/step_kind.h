@@ -9,7 +9,7 @@
 #define _ITRACE_PPC_STEP_KIND_H
 
 #include "insn_class.h"
-#include "../../kdb-itrace/kind.h"
+#include "lib/kind.h"
 
 /* Where the direct branch @d at @ip goes when taken. */
 static inline u64 itrace_ppc_target(u64 ip, const struct itrace_ppc_insn *d)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Branch-source scan for hardware block-step traps (see block_scan.h). */
 #include "block_scan.h"
-#include "../../kdb-itrace/kind.h"
+#include "lib/kind.h"
 
 enum itrace_x86_scan itrace_x86_block_source(itrace_x86_fetch_t fetch,
 					     itrace_x86_syscall_t on_syscall,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Userspace stand-ins for the kernel types and primitives the pure-C
- * parts of the module use (see kdb-itrace/compat.h).
+ * parts of the module use (see kdb-itrace/lib/compat.h).
  */
 #ifndef _ITRACE_HOST_SHIM_H
 #define _ITRACE_HOST_SHIM_H

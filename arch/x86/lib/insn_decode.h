@@ -7,14 +7,14 @@
 #ifndef _ITRACE_X86_INSN_DECODE_H
 #define _ITRACE_X86_INSN_DECODE_H
 
-#include "../../kdb-itrace/compat.h"
+#include "lib/compat.h"
 
 #define ITRACE_X86_MAX_INSN 15
 
 enum itrace_x86_mode { ITRACE_X86_MODE64 = 0, ITRACE_X86_MODE32 = 1 };
 
 /*
- * kind: an enum itrace_kind (kdb-itrace/kind.h); ITRACE_K_INSN for
+ * kind: an enum itrace_kind (kdb-itrace/lib/kind.h); ITRACE_K_INSN for
  * non-branches and ITRACE_K_JCC for every conditional branch, taken or
  * not (the trap handler decides). rep: an F2/F3 prefix applies to a
  * string instruction, whose every iteration traps with ip unchanged.

@@ -8,7 +8,7 @@
  * tests/host/run_x86_objdump.sh holds it to objdump's decoding.
  */
 #include "insn_decode.h"
-#include "../../kdb-itrace/kind.h"
+#include "lib/kind.h"
 
 /*
  * One u16 per opcode: bit 0 ModRM, bits 1-4 immediate type, then flags,

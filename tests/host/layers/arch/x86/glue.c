@@ -1,0 +1,3 @@
+#include "core.h"
+#include "lib/dec.h"
+#include <asm/ptrace.h>

@@ -1,0 +1,2 @@
+#include <linux/types.h>
+#include "lib/dec.h"

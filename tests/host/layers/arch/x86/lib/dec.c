@@ -1,0 +1,2 @@
+#include "dec.h"
+#include "lib/good.h"

@@ -1,0 +1,2 @@
+#include <linux/types.h>
+#include "host/host_shim.h"

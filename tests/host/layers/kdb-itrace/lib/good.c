@@ -1,0 +1,2 @@
+#include "compat.h"
+#include "good.h"

@@ -1,0 +1,2 @@
+/* I1 */
+#include "nosuch.h"

@@ -1,0 +1,1 @@
+find Kbuild kdb-itrace arch -name '*.[ch]'   # B3: no *.mk
