@@ -19,18 +19,26 @@ cd "$top" || exit 1
 # the layers and their include rules (scripts/layers.conf), first: no
 # kernel needed
 python3 "$top/scripts/check-layers.py"
-# (not kdb-itrace/lib/host/: userspace stand-ins for kernel headers)
-for f in kdb-itrace/*.[ch] kdb-itrace/lib/*.[ch] arch/*/*.[ch] arch/*/lib/*.[ch] \
-	tests/kmod/*.[ch]; do
-	[ -e "$f" ] || continue
+# (not kdb-itrace/lib/host/: userspace stand-ins for kernel headers).
+# Two files at a time (the machine's cores: this group runs before the
+# VM lanes); each file's lines are printed in one write.
+checkpatch_one() { # checkpatch_one FILE
+	local f=$1 o
 	if o=$("$src/scripts/checkpatch.pl" --strict --no-tree --terse \
 		--show-types -f "$f" 2>&1) && ! grep -q ': \(ERROR\|WARNING\|CHECK\):' <<<"$o"; then
 		echo "PASS checkpatch --strict $f"
 	else
-		echo "FAIL checkpatch --strict $f"
-		grep ': \(ERROR\|WARNING\|CHECK\):' <<<"$o" | head -5 | sed 's/^/    /'
+		printf '%s\n' "FAIL checkpatch --strict $f" \
+			"$(grep ': \(ERROR\|WARNING\|CHECK\):' <<<"$o" | head -5 | sed 's/^/    /')"
 	fi
-done
+}
+export -f checkpatch_one
+export src
+for f in kdb-itrace/*.[ch] kdb-itrace/lib/*.[ch] arch/*/*.[ch] arch/*/lib/*.[ch] \
+	tests/kmod/*.[ch]; do
+	[ ! -e "$f" ] || printf '%s\0' "$f"
+# shellcheck disable=SC2016 # $1 is the inner shell's
+done | xargs -0 -r -n 1 -P 2 bash -c 'checkpatch_one "$1"' _
 
 # Build a fresh copy of the sources per kernel so every warning shows
 # again and the builds do not clobber each other's objects. Every kernel
@@ -66,7 +74,11 @@ build_clean() { # build_clean ARCH KVER|stock-KVER NAME MAKEARGS...
 		grep -iE 'warning|error' <<<"$log" | head -10 | sed 's/^/    /'
 	fi
 }
-for arch in $ITRACE_ARCHES; do
+# builds_for ARCH: its kernels one after the other. The two arches
+# build side by side (their lines kept apart, printed in order): a
+# module build alone keeps two cores busy only while it compiles.
+builds_for() {
+	local arch=$1 first kver ko
 	# one build does both: C=2 runs sparse beside each W=1 compile;
 	# with the test hooks, so that their file is checked too. Sparse
 	# on the first kernel line only: it checks our annotations (__user,
@@ -93,4 +105,14 @@ for arch in $ITRACE_ARCHES; do
 			echo "FAIL [$arch-stock-$kver] kdb glue in a module for a kernel without kdb: $(nm "$ko" 2>&1 | grep -E 'kdb' | head -3)"
 		fi
 	done
+}
+mkdir -p "$top/build/style"
+pids=()
+for arch in $ITRACE_ARCHES; do
+	builds_for "$arch" >"$top/build/style/builds-$arch.log" 2>&1 &
+	pids+=($!)
+done
+wait "${pids[@]}"
+for arch in $ITRACE_ARCHES; do
+	cat "$top/build/style/builds-$arch.log"
 done

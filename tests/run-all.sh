@@ -6,7 +6,7 @@
 # host | style | fuzz | install | vm. ITRACE_ARCHES (default "x86_64 ppc64le")
 # picks the arches, ITRACE_FLAVOURS the kernels (flavours below);
 # ITRACE_FUZZ_SECS the fuzzing time (tests/fuzz/run.sh: 5 x that in
-# all; default 50 here, beside the host and style groups, 60 alone).
+# all; default 40 here, beside the host and style groups, 60 alone).
 # `make check-debug` (ITRACE_KVARIANT=debug): the VM tests on the debug
 # kernels only (host, style and fuzz do not depend on the kernel).
 set -uo pipefail
@@ -128,8 +128,9 @@ flog="$top/build/fuzz-beside.log"
 fpid=
 if [[ " $groups " == *" host "* && " $groups " == *" style "* &&
       " $groups " == *" fuzz "* ]]; then
-	# 250 s of fuzzing: about what host and style take together
-	ITRACE_FUZZ_SECS=${ITRACE_FUZZ_SECS:-50} ITRACE_FUZZ_JOBS=1 \
+	# 200 s of fuzzing: less than host and style take together, which
+	# want both cores for part of their time (style builds two at once)
+	ITRACE_FUZZ_SECS=${ITRACE_FUZZ_SECS:-40} ITRACE_FUZZ_JOBS=1 \
 		"$top/tests/fuzz/run.sh" >"$flog" 2>&1 &
 	fpid=$!
 fi
