@@ -130,30 +130,132 @@ initrd_main=$initrd
 # Every PASS/FAIL line names the arch (and variant).
 tag() { sed -u -E "s/^(PASS|FAIL):? /\1 [$ITRACE_FLAVOUR] /"; }
 
-# vmtest NAME [--append "KERNEL ARGS"] ARGS...: one VM boot driven by
+# vmtest NAME [--append "KERNEL ARGS"] ARGS...: one test driven by
 # tests/vm/NAME.exp. A test that boots the kernel's usual machine (this
-# initramfs, no extra kernel arguments) starts from its boot snapshot
-# (run-vm.sh --snapshot: booted and saved by the first such test) unless
-# ITRACE_VM_SNAPSHOT=0: most of a test on the debug kernel was its boot.
+# initramfs, no extra kernel arguments) runs in the batch (batch_run) or
+# starts from its boot snapshot (run-vm.sh --snapshot: booted and saved
+# by the first such test) unless ITRACE_VM_SNAPSHOT=0: most of a test on
+# the debug kernel was its boot.
 vmtest() {
 	local name=$1 rc opts=()
 	shift
+	local out="$b/${name//\//-}.out"
+	echo "# vm test: $name" >&2
 	if [ "${1:-}" = --append ]; then
 		opts=(--append "$2")
 		shift 2
+	elif [ "$initrd" = "$initrd_main" ] && batch_ok "$name"; then
+		batch_run "$name" "$out" "$@"
+		return
 	elif [ "$initrd" = "$initrd_main" ] && [ "${ITRACE_VM_SNAPSHOT:-1}" != 0 ]; then
 		opts=(--snapshot "$b/snap")
 	fi
-	local out="$b/${name//\//-}.out"
-	echo "# vm test: $name" >&2
 	"$top/scripts/qemu/run-vm.sh" --initrd "$initrd" ${opts[@]+"${opts[@]}"} \
 		--expect "$top/tests/vm/$name.exp" "$@" >"$out" 2>&1
 	rc=$?
-	grep -E '^(PASS|FAIL):? ' "$out" | tag
-	if [ $rc -ne 0 ] && ! grep -qE '^FAIL:? ' "$out"; then
-		echo "FAIL [$ITRACE_FLAVOUR] vm $name: exit status $rc without a FAIL line ($out)"
+	vm_result "$name" "$out" $rc
+}
+# vm_result NAME OUT RC: the test's PASS/FAIL lines, tagged; a FAIL line
+# if it ended badly without one
+vm_result() {
+	grep -E '^(PASS|FAIL):? ' "$2" | tag
+	if [ "$3" -ne 0 ] && ! grep -qE '^FAIL:? ' "$2"; then
+		echo "FAIL [$ITRACE_FLAVOUR] vm $1: exit status $3 without a FAIL line ($2)"
 	fi
 }
+
+# The batch (tests/vm/batch.exp): the tests of one kernel that boot its
+# usual machine run one after the other in one VM, which resets between
+# them what a test may leave behind; kmemleak scans once, at its end. A
+# test's failure ends that VM, and the next test starts another. Not in
+# a batch (batch_ok): the tests that change what a reset cannot restore
+# (kernel lockdown, kdb's cmd_enable, xmon's kgdboc, the canaries'
+# deliberate bugs) and, with ITRACE_VM_BATCH=0, every test. The batch VM
+# waits while a test outside it runs in its own.
+batch_ok() {
+	[ "${ITRACE_VM_BATCH:-1}" != 0 ] || return 1
+	case $1 in
+	lockdown | lockdown_boot | cmd_enable | debug_canary | xmon | xmon_ro) return 1 ;;
+	esac
+}
+batch_pid=
+batch_seq=0
+batch_log=
+# batch_run NAME OUT ARGS...: NAME's test in the batch VM (one started if
+# none runs), its part of the batch's output in OUT; waits for its end
+# within ITRACE_TIMEOUT (default 300 s, scaled) as a test alone does.
+batch_run() {
+	local name=$1 out=$2 secs t0 rc=0
+	shift 2
+	if [ -z "$batch_pid" ] || ! kill -0 "$batch_pid" 2>/dev/null; then
+		batch_start
+	fi
+	batch_seq=$((batch_seq + 1))
+	printf '%s\n' "$batch_seq $name $*" >&7
+	secs=${ITRACE_TIMEOUT:-$((300 * ITRACE_TIME_SCALE))}
+	t0=$SECONDS
+	while ! grep -q "^BATCH-END $batch_seq " "$batch_log"; do
+		if ! kill -0 "$batch_pid" 2>/dev/null; then
+			wait "$batch_pid"
+			rc=$?
+			[ $rc -ne 0 ] || rc=1
+			break
+		fi
+		if [ $((SECONDS - t0)) -gt "$secs" ]; then
+			echo "FAIL: $name: did not end within ${secs}s in the batch ($batch_log)" >>"$batch_log"
+			batch_kill
+			rc=124
+			break
+		fi
+		sleep 0.2
+	done
+	sed -n "/^BATCH-START $batch_seq /,/^BATCH-END $batch_seq /p" "$batch_log" >"$out"
+	[ $rc -eq 0 ] || sed -n "/^BATCH-START $batch_seq /,\$p" "$batch_log" >"$out"
+	vm_result "$name" "$out" $rc
+}
+batch_start() {
+	local req=$b/$batch_tag.req
+	batch_log=$b/$batch_tag-$((++batch_runs)).log
+	rm -f "$req"
+	mkfifo "$req"
+	# opened read-write: never blocks, and never SIGPIPEs if the VM dies
+	exec 7<>"$req"
+	local snap=()
+	[ "${ITRACE_VM_SNAPSHOT:-1}" = 0 ] || snap=(--snapshot "$b/snap")
+	ITRACE_TIMEOUT=$((86400 * ITRACE_TIME_SCALE)) "$top/scripts/qemu/run-vm.sh" \
+		--initrd "$initrd_main" ${snap[@]+"${snap[@]}"} \
+		--expect "$top/tests/vm/batch.exp" "$req" >"$batch_log" 2>&1 &
+	batch_pid=$!
+}
+batch_runs=0
+# the two parts of a kernel's tests (ITRACE_VM_PART) share $b
+batch_tag=batch${ITRACE_VM_PART:+-$ITRACE_VM_PART}
+rm -f "$b/$batch_tag"-*.log "$b/$batch_tag-end.out"
+# batch_kill: a batch that went wrong (its run-vm.sh kills qemu)
+batch_kill() {
+	[ -n "$batch_pid" ] || return 0
+	kill "$batch_pid" 2>/dev/null
+	wait "$batch_pid" 2>/dev/null
+	batch_pid=
+	exec 7>&-
+}
+# batch_end: the last test has run; kmemleak and the power-off's lines
+batch_end() {
+	local rc
+	[ -n "$batch_pid" ] || return 0
+	if kill -0 "$batch_pid" 2>/dev/null; then
+		echo end >&7
+		wait "$batch_pid"
+		rc=$?
+		awk '/^BATCH-END /{tail=""; next} {tail=tail $0 "\n"} END {printf "%s", tail}' \
+			"$batch_log" >"$b/$batch_tag-end.out"
+		vm_result "batch's end" "$b/$batch_tag-end.out" $rc
+	fi
+	batch_pid=
+	exec 7>&-
+}
+trap batch_end EXIT
+trap 'batch_kill; exit 130' INT TERM HUP
 
 # pseries under TCG: kdb stops the other cpus with a system-reset NMI,
 # and when one lands in an interrupt entry or exit (MSR[RI]=0) the kernel
