@@ -27,6 +27,11 @@ on any FAIL. The rules, by id:
   B2 no other build list names a lib source
   B3 the scripts that copy the module sources carry *.mk (Kbuild
      includes the lib list)
+  S1 references (a use of another file's non-static function or
+     variable, scripts/srcgraph.py) go to the same layer or down, never
+     to a peer; a call through an interface header (iface:) counts as a
+     use of the header's layer
+  C1 no circle of references through files of more than one layer
 """
 import argparse
 import fnmatch
@@ -34,6 +39,9 @@ import glob
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import srcgraph  # noqa: E402
 
 MAX_FAILS = 20
 ARCH_TOKENS = re.compile(
@@ -49,6 +57,7 @@ class Conf:
         self.published, self.system, self.system_file = [], {}, []
         self.roots, self.lib_dirs, self.copies = [], [], []
         self.lib_list, self.neutral, self.lib_readers = None, [], []
+        self.iface = []
         with open(path) as f:
             for n, line in enumerate(f, 1):
                 line = line.split('#', 1)[0].strip()
@@ -83,6 +92,8 @@ class Conf:
             self.copies = w
         elif key == 'neutral':
             self.neutral = w
+        elif key == 'iface' and len(w) == 2:
+            self.iface.append((w[0], w[1]))
         else:
             sys.exit(f'check-layers.py: {where}: cannot read "{key}: {" ".join(w)}"')
 
@@ -301,6 +312,53 @@ class Checker:
         if 'B3' not in self.fails:
             self.passed('B3', f'{len(self.conf.copies)} copies of the module sources carry *.mk')
 
+    def owner(self, graph, sym, definer):
+        """The layer a use of SYM (defined in DEFINER) is a use of: the
+        definer's, or that of an interface header declaring SYM which
+        the definer's layer implements; and whether it was the latter."""
+        dlayer = self.layer(definer)
+        for hdr in sorted(graph.declared.get(sym, ())):
+            if not srcgraph.same_build(hdr, definer):
+                continue
+            for pat, impl in self.conf.iface:
+                if fnmatch.fnmatch(hdr, pat) and \
+                        dlayer in self.expand(impl, arch_of(definer)):
+                    return self.layer(hdr), True
+        return dlayer, False
+
+    def check_references(self):
+        graph = srcgraph.Graph(self.root, self.files)
+        edges, nrefs = {}, 0
+        for user, targets in sorted(graph.uses.items()):
+            ulayer = self.layer(user)
+            for definer, syms in sorted(targets.items()):
+                for sym in sorted(syms):
+                    olayer, via_iface = self.owner(graph, sym, definer)
+                    if ulayer is None or olayer is None:
+                        continue
+                    nrefs += 1
+                    ur, orank = self.rank.get(ulayer), self.rank.get(olayer)
+                    if ur is None or orank is None or orank > ur or \
+                            (orank == ur and olayer != ulayer):
+                        self.fail('S1', f'{user} uses {sym} of {definer} '
+                                  f'({ulayer} -> {olayer})')
+                    if not via_iface:
+                        edges.setdefault(user, set()).add(definer)
+        if 'S1' not in self.fails:
+            self.passed('S1', f'{nrefs} references go down or stay in their layer')
+        ncomp = 0
+        for comp in srcgraph.tarjan(set(self.files), edges):
+            if len(comp) < 2:
+                continue
+            ncomp += 1
+            layers = sorted({self.layer(f) for f in comp})
+            if len(layers) > 1:
+                self.fail('C1', f'{len(comp)} files of {", ".join(layers)} '
+                          f'refer to each other in a circle: {" ".join(comp)}')
+        if 'C1' not in self.fails:
+            self.passed('C1', f'no circle of references across layers '
+                        f'({ncomp} within one)')
+
     def run(self):
         edges = set()
         for path in self.files:
@@ -317,7 +375,9 @@ class Checker:
             if rule not in self.fails:
                 self.passed(rule, msg)
         self.check_build_lists()
-        for rule in ('L1', 'I1', 'I2', 'I3', 'I4', 'I5', 'P1', 'B1', 'B2', 'B3'):
+        self.check_references()
+        for rule in ('L1', 'I1', 'I2', 'I3', 'I4', 'I5', 'P1', 'B1', 'B2', 'B3',
+                     'S1', 'C1'):
             if rule in self.fails:
                 msgs = self.fails[rule]
                 for msg in msgs[:MAX_FAILS]:
