@@ -18,7 +18,7 @@ N=${BENCH_DUMP_N:-2000000}
 A=${BENCH_DUMP_ADDRS:-8000}
 mkdir -p "$out"
 make -s -C "$top/tools/itrace-dump" || die "tools/itrace-dump does not build"
-gcc -O1 -fno-inline -g -fPIE -pie -o "$out/tp_calls" "$top/tests/prog/tp_calls.c" ||
+make -s -f "$top/scripts/qemu/progs.mk" O="$out" TOP="$top" CC=gcc "$out/tp_calls" ||
 	die "tp_calls does not build"
 python3 "$top/bench/dump_capture.py" "$out/tp_calls" "$N" "$A" "$out/capture" \
 	2>"$out/distinct" || die "no capture"

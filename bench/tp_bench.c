@@ -49,7 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "../tests/prog/raw_syscall.h"
+#include "raw_syscall.h"
 
 /*
  * One pass of bench_loop, in execution order (x86_64 / ppc64le):

@@ -41,15 +41,15 @@ out="$top/build/bench"
 b="$ITRACE_BUILD/bench"
 mkdir -p "$out" "$b"
 
+# prepare.sh builds the module and the test programs (tp_ptrace, the
+# debugger the ptrace rows time, among them: scripts/qemu/progs.mk)
 "$top/scripts/qemu/prepare.sh" >/dev/null || die "prepare.sh failed"
-for p in "$top/bench/tp_bench.c" "$top/tests/prog/tp_ptrace.c"; do
-	name=$(basename "$p" .c)
-	$TARGET_CC -static -O1 -g -Wall -o "$b/$name" "$p" \
-		>"$b/$name.log" 2>&1 || die "$name does not build: $b/$name.log"
-done
+$TARGET_CC -static -O1 -g -Wall -I "$top/tools/include" -o "$b/tp_bench" \
+	"$top/bench/tp_bench.c" >"$b/tp_bench.log" 2>&1 ||
+	die "tp_bench does not build: $b/tp_bench.log"
 "$top/scripts/qemu/build-initramfs.sh" "$b/initramfs.cpio.gz" \
 	--module "$ITRACE_BUILD/module/kdb_itrace.ko" \
-	--prog "$b/tp_bench" --prog "$b/tp_ptrace" || die "initramfs failed"
+	--prog "$b/tp_bench" --prog "$ITRACE_BUILD/tp_ptrace" || die "initramfs failed"
 
 # One guest cpu on both arches: the tracer and the tracee of the ptrace
 # runs then share it as the itrace runs share it with nobody, no shell

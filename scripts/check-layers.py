@@ -27,6 +27,8 @@ on any FAIL. The rules, by id:
   B2 no other build list names a lib source
   B3 the scripts that copy the module sources carry *.mk (Kbuild
      includes the lib list)
+  B4 the folders "reach:" names (tools/, bench/) name no path under
+     the ones it forbids (tests/) outside comments
   S1 references (a use of another file's non-static function or
      variable, scripts/srcgraph.py) go to the same layer or down, never
      to a peer; a call through an interface header (iface:) counts as a
@@ -57,7 +59,7 @@ class Conf:
         self.published, self.system, self.system_file = [], {}, []
         self.roots, self.lib_dirs, self.copies = [], [], []
         self.lib_list, self.neutral, self.lib_readers = None, [], []
-        self.iface = []
+        self.iface, self.reach = [], []
         with open(path) as f:
             for n, line in enumerate(f, 1):
                 line = line.split('#', 1)[0].strip()
@@ -92,6 +94,8 @@ class Conf:
             self.copies = w
         elif key == 'neutral':
             self.neutral = w
+        elif key == 'reach' and len(w) >= 3 and w[-2] == 'not':
+            self.reach.append((w[:-2], w[-1]))
         elif key == 'iface' and len(w) == 2:
             self.iface.append((w[0], w[1]))
         else:
@@ -312,6 +316,36 @@ class Checker:
         if 'B3' not in self.fails:
             self.passed('B3', f'{len(self.conf.copies)} copies of the module sources carry *.mk')
 
+    def check_reach(self):
+        """B4: a folder that must not reach into another names no path
+        under it outside comments (C comments blanked; '#' lines and
+        tails in the others, which are shell, make, Tcl and Python)."""
+        nfiles = 0
+        for dirs, banned in self.conf.reach:
+            pat = re.compile(r'(?<![\w.-])(?:\.\./|\$\w+/|\$\(\w+\)/|\$\{\w+\}/|")?'
+                             + re.escape(banned.rstrip('/')) + r'/')
+            for d in dirs:
+                for dirpath, subdirs, names in os.walk(os.path.join(self.root, d)):
+                    subdirs[:] = [x for x in subdirs if not x.startswith(('build', '.'))]
+                    for name in sorted(names):
+                        rel = os.path.relpath(os.path.join(dirpath, name), self.root)
+                        try:
+                            with open(os.path.join(self.root, rel)) as f:
+                                text = f.read()
+                        except (UnicodeDecodeError, OSError):
+                            continue
+                        nfiles += 1
+                        if rel.endswith(('.c', '.h')):
+                            text = blank_comments(text)
+                        else:
+                            text = re.sub(r'(^|\s)#[^\n]*', r'\1', text)
+                        for n, line in enumerate(text.split('\n'), 1):
+                            if pat.search(line):
+                                self.fail('B4', f'{rel}:{n} reaches into {banned}/')
+        if 'B4' not in self.fails:
+            self.passed('B4', f'{nfiles} files of ' + ', '.join(
+                d + '/' for ds, _ in self.conf.reach for d in ds) + ' reach into no folder they may not')
+
     def owner(self, graph, sym, definer):
         """The layer a use of SYM (defined in DEFINER) is a use of: the
         definer's, or that of an interface header declaring SYM which
@@ -375,9 +409,10 @@ class Checker:
             if rule not in self.fails:
                 self.passed(rule, msg)
         self.check_build_lists()
+        self.check_reach()
         self.check_references()
         for rule in ('L1', 'I1', 'I2', 'I3', 'I4', 'I5', 'P1', 'B1', 'B2', 'B3',
-                     'S1', 'C1'):
+                     'B4', 'S1', 'C1'):
             if rule in self.fails:
                 msgs = self.fails[rule]
                 for msg in msgs[:MAX_FAILS]:

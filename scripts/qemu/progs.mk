@@ -13,7 +13,9 @@
 TP := tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch \
 	tp_syscall tp_trig tp_trig_thr tp_tf tp_bigsym tp_cred tp_name
 TT := $(notdir $(basename $(wildcard $(TOP)/tests/transparency/progs/*.c)))
-TTI := -I $(TOP)/tests/transparency
+# raw_syscall.h, shared with the bench
+INC := -I $(TOP)/tools/include
+TTI := -I $(TOP)/tests/transparency $(INC)
 # this file is in every rule's prerequisites: a changed flag rebuilds
 MK := $(lastword $(MAKEFILE_LIST))
 
@@ -29,10 +31,10 @@ dump: $(O)/itrace-dump
 
 # -fno-inline: the VM tests find their functions' calls in the log
 $(O)/tp_%: $(TOP)/tests/prog/tp_%.c $(MK)
-	$(CC) -static -O1 -fno-inline -g -MMD -MP -MF $@.d -o $@ $<
+	$(CC) -static -O1 -fno-inline -g $(INC) -MMD -MP -MF $@.d -o $@ $<
 
 $(O)/tp_calls: $(TOP)/tests/prog/tp_calls.c $(MK)
-	$(CC) -O1 -fno-inline -g -fPIE -pie -MMD -MP -MF $@.d -o $@ $<
+	$(CC) -O1 -fno-inline -g -fPIE -pie $(INC) -MMD -MP -MF $@.d -o $@ $<
 
 $(O)/tt/%: $(TOP)/tests/transparency/progs/%.c $(MK) | $(O)/tt
 	$(CC) -static -O1 -g -pthread -Wall -Wextra -Werror $(TTI) -MMD -MP -MF $@.d -o $@ $<

@@ -4,7 +4,7 @@
  * wrapper around them: what programs share that want the instruction
  * itself stepped, stopped at or answered by a debugger (dbg_setregs,
  * dbg_sysemu, sec_arch, sys_int80). raw_syscall3() is the VM test
- * programs' own (tests/prog/raw_syscall.h): x86 `syscall` or POWER `sc`,
+ * programs' own (tools/include/raw_syscall.h): x86 `syscall` or POWER `sc`,
  * the result as rax / r3 left it (x86: -errno on an error; POWER: the
  * errno itself, with CR0.SO set). tt_scv0() is POWER's `scv 0` (-errno
  * on an error), for a kernel and CPU that offer it (AT_HWCAP2 SCV).
@@ -13,7 +13,7 @@
 #define _TT_SC_H
 
 #include "tt.h"
-#include "../prog/raw_syscall.h"
+#include "raw_syscall.h"
 
 #if defined(__powerpc64__)
 static inline long tt_scv0(long nr)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Raw system calls for the test programs, inlined at the call site: a
- * traced window that makes them runs only the program's own code, not
- * libc's wrappers, so the VM tests can tell every instruction it ran.
- * Errors come back as they are (no errno).
+ * Raw system calls for the user programs the VM runs (the test
+ * programs, the transparency suite, the bench's), inlined at the call
+ * site: a traced window that makes them runs only the program's own
+ * code, not libc's wrappers, so the VM tests can tell every instruction
+ * it ran. Errors come back as they are (no errno). Userspace only;
+ * found through -I tools/include.
  */
 #ifndef _TP_RAW_SYSCALL_H
 #define _TP_RAW_SYSCALL_H

@@ -1,0 +1,2 @@
+/* a comment may name tests/host/tool.h */
+#include "../../tests/host/tool.h"
