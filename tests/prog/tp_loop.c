@@ -13,60 +13,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include "raw_syscall.h"
 
-#if defined(__x86_64__)
+/* named, not inlined: the tests find their calls in the log */
 __attribute__((noinline, noclone)) long raw_read(long fd, void *buf, long n)
 {
-	long ret;
-
-	asm volatile("syscall"
-		     : "=a"(ret)
-		     : "0"(0L), "D"(fd), "S"(buf), "d"(n)
-		     : "rcx", "r11", "memory");
-	return ret;
+	return raw_syscall3(SYS_read, fd, (long)buf, n);
 }
 
 __attribute__((noinline, noclone)) long raw_write(long fd, const void *buf,
 						  long n)
 {
-	long ret;
-
-	asm volatile("syscall"
-		     : "=a"(ret)
-		     : "0"(1L), "D"(fd), "S"(buf), "d"(n)
-		     : "rcx", "r11", "memory");
-	return ret;
+	return raw_syscall3(SYS_write, fd, (long)buf, n);
 }
-#elif defined(__powerpc64__)
-static inline __attribute__((always_inline)) long raw_sc(long nr, long a,
-							 long b, long c)
-{
-	register long r0 asm("r0") = nr;
-	register long r3 asm("r3") = a;
-	register long r4 asm("r4") = b;
-	register long r5 asm("r5") = c;
-
-	asm volatile("sc"
-		     : "+r"(r0), "+r"(r3), "+r"(r4), "+r"(r5)
-		     :
-		     : "r6", "r7", "r8", "r9", "r10", "r11", "r12", "cr0",
-		       "ctr", "memory");
-	return r3;
-}
-
-__attribute__((noinline, noclone)) long raw_read(long fd, void *buf, long n)
-{
-	return raw_sc(3, fd, (long)buf, n);	/* __NR_read */
-}
-
-__attribute__((noinline, noclone)) long raw_write(long fd, const void *buf,
-						  long n)
-{
-	return raw_sc(4, fd, (long)buf, n);	/* __NR_write */
-}
-#else
-#error "tp_loop: no raw syscall for this architecture"
-#endif
 
 __attribute__((noinline, noclone)) int leaf(int x)
 {
