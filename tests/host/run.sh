@@ -87,10 +87,10 @@ elfsym_nm() {
 	for x in "-static -o $b/tp_loop.static" "-fPIE -pie -o $b/tp_loop.pie" \
 		"-static -Wl,--build-id=none -o $b/tp_loop.noid"; do
 		# shellcheck disable=SC2086 # options and output as words
-		gcc -O1 -fno-inline -g $x "$top/tests/prog/tp_loop.c" ||
+		gcc -O1 -fno-inline -g -I "$top/tools/include" $x "$top/tests/prog/tp_loop.c" ||
 			echo "FAIL host elfsym: tp_loop $x does not build"
 	done
-	powerpc64le-linux-gnu-gcc -O1 -fno-inline -g -static \
+	powerpc64le-linux-gnu-gcc -O1 -fno-inline -g -static -I "$top/tools/include" \
 		-o "$b/tp_loop.ppc64le" "$top/tests/prog/tp_loop.c" ||
 		echo "FAIL host elfsym: tp_loop for ppc64le does not build"
 	python3 "$top/tests/host/elfsym_nm.py" "$b/elfsym_tool" nm \
