@@ -114,6 +114,23 @@ static noinline_for_stack unsigned int status_rows(struct itrace_ctx *ctx)
 	return n;
 }
 
+/* the front-ends that came up (ITRACE_FE_*): main.c sets it at load */
+unsigned int itrace_frontends;
+
+/* "kdb debugfs xmon", "debugfs", ...: the front-ends that came up. */
+const char *itrace_frontends_str(char *buf, size_t len)
+{
+	static const char *const names[] = { "kdb", "debugfs", "xmon" };
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(names) && n < len; i++)
+		if (itrace_frontends & (1u << i))
+			n += scnprintf(buf + n, len - n, "%s%s", n ? " " : "",
+				       names[i]);
+	return buf;
+}
+
 static void cmd_status(struct itrace_ctx *ctx)
 {
 	unsigned int i, n, used = 0, missed;

@@ -41,19 +41,6 @@ struct ctl_file {
 	char text[CTL_OUT_SIZE];
 };
 
-/*
- * debugfs itself, under lockdown, refuses only files that can be
- * written: the log of another task's control flow is not for everyone
- * either. The capability is checked first so that unprivileged callers
- * do not fill the kernel log with lockdown messages.
- */
-int itrace_debugfs_may_open(void)
-{
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	return security_locked_down(LOCKDOWN_DEBUGFS);
-}
-
 static int ctl_open(struct inode *inode, struct file *file)
 {
 	struct ctl_file *cf;

@@ -6,10 +6,24 @@
 #ifndef _ITRACE_DEBUGFS_H
 #define _ITRACE_DEBUGFS_H
 
+#include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/security.h>
 
-/* 0, or why the caller may not open an itrace debugfs file. */
-int itrace_debugfs_may_open(void);
+/*
+ * 0, or why the caller may not open an itrace debugfs file. debugfs
+ * itself, under lockdown, refuses only files that can be written: the
+ * log of another task's control flow is not for everyone either. The
+ * capability is checked first so that unprivileged callers do not fill
+ * the kernel log with lockdown messages. (An inline: every file of the
+ * debugfs glue asks, none owns it.)
+ */
+static inline int itrace_debugfs_may_open(void)
+{
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	return security_locked_down(LOCKDOWN_DEBUGFS);
+}
 
 extern const struct file_operations itrace_log_fops;
 extern const struct file_operations itrace_stream_fops;

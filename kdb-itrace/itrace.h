@@ -46,7 +46,7 @@ struct itrace_slot {
 	bool work_queued;		/* work below is on the task's list */
 	bool rearm_queued;		/* rearm_work is on the task's list */
 	char comm[TASK_COMM_LEN];
-	struct callback_head work;	/* arming (lifecycle.c) */
+	struct callback_head work;	/* arming (start.c) */
 	struct callback_head rearm_work;	/* after uprobes (rearm.c) */
 	unsigned long rearm_from;	/* the probe, or where a signal came */
 	unsigned long prev_ip;		/* where the last step trap left it */
@@ -68,7 +68,6 @@ enum itrace_end {
 void itrace_slot_opts(const struct itrace_slot *s, struct itrace_on_opts *o);
 /* "func" or "start" if @r starts a trigger's invocation, else NULL */
 const char *itrace_rec_entry(const struct itrace_rec *r, u64 prev_to);
-void itrace_slot_release_all(struct task_struct *p, struct itrace_slot *keep);
 
 /* Upper bound of the max_tasks module parameter. */
 #define ITRACE_MAX_TASKS	256
@@ -96,7 +95,7 @@ struct itrace_slot *itrace_slot_of_current(void);
 struct itrace_slot *itrace_slot_claim(void);
 bool itrace_slot_take_work(struct itrace_slot *s);
 unsigned int itrace_slots_free(void);
-void itrace_slot_release(struct itrace_slot *s);
+unsigned int itrace_slots_used(void);
 const char *itrace_state_name(int state);
 const struct itrace_symmap *itrace_slot_map(const struct itrace_rec *r);
 
@@ -146,24 +145,33 @@ static __always_inline void itrace_emit(struct itrace_slot *s,
 		itrace_emit_rec(s, kind, from, to);
 }
 
-/* lifecycle.c */
-int itrace_lifecycle_init(void);
-void itrace_lifecycle_exit(void);
+/* start.c: a slot claimed and queued, armed, released */
 struct itrace_slot *itrace_start(struct task_struct *p,
 				 struct itrace_slot *s, u8 mode,
 				 const struct itrace_on_opts *o);
 void itrace_start_undo(struct task_struct *p);
+void itrace_arm_work(struct callback_head *cb);
+void itrace_slot_release(struct itrace_slot *s);
+void itrace_slot_release_all(struct task_struct *p, struct itrace_slot *keep);
+
+/* lifecycle.c */
+int itrace_lifecycle_init(void);
+void itrace_lifecycle_exit(void);
 extern atomic_t itrace_follow_missed;
+void itrace_disarm_all_stopped(void);
+
+/* work.c: the task_work callbacks, queued and retired */
+int itrace_work_add(struct task_struct *p, struct callback_head *cb,
+		    bool *queued, task_work_func_t fn,
+		    enum task_work_notify_mode mode);
 int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
 		      bool *queued, task_work_func_t fn,
 		      enum task_work_notify_mode mode);
 void itrace_work_done(bool *queued);
 void itrace_works_exit(void);
-void itrace_disarm_all_stopped(void);
 
 /* trigger.c: `func`, `start`, `stop`; trigger_cond.c: `if` */
 bool itrace_trigger_setup(struct itrace_slot *s);
-bool itrace_trigger_registered(const struct itrace_slot *s);
 bool itrace_trigger_cond_holds(struct itrace_trigger *t, struct pt_regs *regs);
 void itrace_trigger_cond_init(void);
 void itrace_trigger_release(struct itrace_slot *s);
@@ -298,8 +306,9 @@ int itrace_cmd_stack(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
 int itrace_cmd_regs(const struct itrace_cmd *cmd, struct itrace_ctx *ctx);
 
 /*
- * Front-ends: each runs itrace_exec(). The ones that came up at load,
- * named by `status` and the load message (main.c).
+ * Front-ends: each runs itrace_exec(). The ones that came up at load
+ * (main.c sets them), named by `status` and the load message
+ * (command.c).
  */
 enum {
 	ITRACE_FE_KDB = 1 << 0,

@@ -23,22 +23,6 @@ static unsigned int max_tasks = 64;
 module_param(max_tasks, uint, 0444);
 MODULE_PARM_DESC(max_tasks, "tasks traced at once, 1..256 (default 64)");
 
-unsigned int itrace_frontends;
-
-/* "kdb debugfs xmon", "debugfs", ...: the front-ends that came up. */
-const char *itrace_frontends_str(char *buf, size_t len)
-{
-	static const char *const names[] = { "kdb", "debugfs", "xmon" };
-	size_t i, n = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < ARRAY_SIZE(names) && n < len; i++)
-		if (itrace_frontends & (1u << i))
-			n += scnprintf(buf + n, len - n, "%s%s", n ? " " : "",
-				       names[i]);
-	return buf;
-}
-
 /*
  * kdb where the kernel has it, debugfs where it is mounted and not
  * locked down, xmon where the kernel has it; one of them at least, or

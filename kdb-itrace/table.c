@@ -13,6 +13,11 @@
 
 struct itrace_slot *itrace_slots;
 unsigned int itrace_nr_slots;
+/*
+ * Set once by module exit before it tears anything down: every path that
+ * would start, arm or queue something new for a slot reads it first.
+ */
+bool itrace_shutdown;
 /* Slots not FREE: lets hooks on hot paths bail out when nothing is traced. */
 atomic_t itrace_nr_live;
 
@@ -69,6 +74,12 @@ void itrace_table_free(void)
 	itrace_slots = NULL;
 }
 
+/* The slots a scan for a task's must look at (any context). */
+unsigned int itrace_slots_used(void)
+{
+	return READ_ONCE(slots_used);
+}
+
 /* Trap path: the live (non-FREE) slot of @p, if any. */
 struct itrace_slot *itrace_slot_of(struct task_struct *p)
 {
@@ -116,7 +127,7 @@ bool itrace_slot_take_work(struct itrace_slot *s)
  */
 static bool slot_busy(const struct itrace_slot *s)
 {
-	return READ_ONCE(s->rearm_queued) || itrace_trigger_registered(s) ||
+	return READ_ONCE(s->rearm_queued) || itrace_trig_registered(&s->trig) ||
 	       itrace_arch_slot_busy(&s->arch);
 }
 
@@ -221,43 +232,6 @@ const struct itrace_symmap *itrace_slot_map(const struct itrace_rec *r)
 		return NULL;
 	s = &itrace_slots[r->slot];
 	return s->gen == r->gen ? &s->map : NULL;
-}
-
-/*
- * Process context only (it may drop the last task reference). The slot
- * keeps pid, comm and map so `itrace log` can still name old records.
- */
-void itrace_slot_release(struct itrace_slot *s)
-{
-	struct task_struct *p;
-
-	if (itrace_state_release(&s->state) == ITRACE_FREE)
-		return;
-	itrace_arch_slot_release(s);
-	itrace_trigger_release(s);
-	atomic_dec(&itrace_nr_live);
-	p = s->task;
-	WRITE_ONCE(s->task, NULL);
-	if (p)
-		put_task_struct(p);
-}
-
-/*
- * Process context (exit, exec): free every slot of @p but @keep (NULL:
- * all). A task has one, but `on comm` reaching it on one CPU while it
- * execs a watched name on another can give it two.
- */
-void itrace_slot_release_all(struct task_struct *p, struct itrace_slot *keep)
-{
-	unsigned int i, n = READ_ONCE(slots_used);
-
-	for (i = 0; i < n; i++) {
-		struct itrace_slot *s = &itrace_slots[i];
-
-		if (s != keep && READ_ONCE(s->task) == p &&
-		    itrace_state(&s->state) != ITRACE_FREE)
-			itrace_slot_release(s);
-	}
 }
 
 const char *itrace_state_name(int state)

@@ -21,7 +21,7 @@ enum itrace_test_point {
 	ITRACE_TEST_NONE,
 	/* image.c: a file's table is about to be read (own context) */
 	ITRACE_TEST_IMAGE_READ,
-	/* lifecycle.c: a callback has put its module reference (spins) */
+	/* work.c: a callback has put its module reference (spins) */
 	ITRACE_TEST_WORK_DONE,
 	/* rearm.c: the re-arm work starts (the task's own context) */
 	ITRACE_TEST_REARM_WORK,

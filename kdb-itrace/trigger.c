@@ -162,17 +162,6 @@ static int stop_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 	return 0;
 }
 
-static bool registered(const struct itrace_trigger *t)
-{
-	return READ_ONCE(t->probe[ITRACE_PROBE_ENTRY].registered) ||
-	       READ_ONCE(t->probe[ITRACE_PROBE_STOP].registered);
-}
-
-bool itrace_trigger_registered(const struct itrace_slot *s)
-{
-	return registered(&s->trig);
-}
-
 /*
  * The unregister work and the arming work (or unload) may both get
  * here: each probe is taken by one of them (xchg), which unregisters it.
@@ -331,7 +320,7 @@ undo:
  */
 void itrace_trigger_release(struct itrace_slot *s)
 {
-	if (registered(&s->trig))
+	if (itrace_trig_registered(&s->trig))
 		schedule_work(&s->trig.unreg);
 }
 

@@ -29,6 +29,7 @@
 #ifndef _ITRACE_TRIGGER_H
 #define _ITRACE_TRIGGER_H
 
+#include <linux/compiler.h>
 #include <linux/uprobes.h>
 #include <linux/workqueue.h>
 #include "arch.h"
@@ -90,5 +91,12 @@ struct itrace_trigger {
 	struct itrace_reg regs[ITRACE_REGS_MAX];
 	u64 vals[ITRACE_REGS_MAX];
 };
+
+/* Is a uprobe of @t still registered (its unregistration to come)? */
+static inline bool itrace_trig_registered(const struct itrace_trigger *t)
+{
+	return READ_ONCE(t->probe[ITRACE_PROBE_ENTRY].registered) ||
+	       READ_ONCE(t->probe[ITRACE_PROBE_STOP].registered);
+}
 
 #endif /* _ITRACE_TRIGGER_H */

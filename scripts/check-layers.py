@@ -34,6 +34,8 @@ on any FAIL. The rules, by id:
      to a peer; a call through an interface header (iface:) counts as a
      use of the header's layer
   C1 no circle of references through files of more than one layer
+  C2 no circle of references among the files of a layer "acyclic:"
+     lists
 """
 import argparse
 import fnmatch
@@ -59,7 +61,7 @@ class Conf:
         self.published, self.system, self.system_file = [], {}, []
         self.roots, self.lib_dirs, self.copies = [], [], []
         self.lib_list, self.neutral, self.lib_readers = None, [], []
-        self.iface, self.reach = [], []
+        self.iface, self.reach, self.acyclic = [], [], []
         with open(path) as f:
             for n, line in enumerate(f, 1):
                 line = line.split('#', 1)[0].strip()
@@ -96,6 +98,8 @@ class Conf:
             self.neutral = w
         elif key == 'reach' and len(w) >= 3 and w[-2] == 'not':
             self.reach.append((w[:-2], w[-1]))
+        elif key == 'acyclic':
+            self.acyclic = w
         elif key == 'iface' and len(w) == 2:
             self.iface.append((w[0], w[1]))
         else:
@@ -392,6 +396,17 @@ class Checker:
         if 'C1' not in self.fails:
             self.passed('C1', f'no circle of references across layers '
                         f'({ncomp} within one)')
+        acyclic = {lay for name in self.conf.acyclic for lay in self.expand(name)}
+        inner = {u: {d for d in ds if self.layer(d) == self.layer(u)}
+                 for u, ds in edges.items()}
+        for comp in srcgraph.tarjan(set(self.files), inner):
+            layers = {self.layer(f) for f in comp}
+            if len(comp) > 1 and layers <= acyclic:
+                self.fail('C2', f'{len(comp)} files of {layers.pop()} refer to each '
+                          f'other in a circle: {" ".join(comp)}')
+        if 'C2' not in self.fails:
+            self.passed('C2', 'no circle of references within '
+                        + ', '.join(self.conf.acyclic))
 
     def run(self):
         edges = set()
@@ -412,7 +427,7 @@ class Checker:
         self.check_reach()
         self.check_references()
         for rule in ('L1', 'I1', 'I2', 'I3', 'I4', 'I5', 'P1', 'B1', 'B2', 'B3',
-                     'B4', 'S1', 'C1'):
+                     'B4', 'S1', 'C1', 'C2'):
             if rule in self.fails:
                 msgs = self.fails[rule]
                 for msg in msgs[:MAX_FAILS]:

@@ -15,3 +15,8 @@ int core_step(void)
 	itrace_arch_hook();
 	return 0;
 }
+int other(void);
+int core_again(void)
+{
+	return other();
+}
