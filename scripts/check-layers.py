@@ -326,8 +326,8 @@ class Checker:
         tails in the others, which are shell, make, Tcl and Python)."""
         nfiles = 0
         for dirs, banned in self.conf.reach:
-            pat = re.compile(r'(?<![\w.-])(?:\.\./|\$\w+/|\$\(\w+\)/|\$\{\w+\}/|")?'
-                             + re.escape(banned.rstrip('/')) + r'/')
+            # the folder as a path component: "../tests/", "$top/tests/"
+            pat = re.compile(r'(?<![\w.-])' + re.escape(banned.rstrip('/')) + r'/')
             for d in dirs:
                 for dirpath, subdirs, names in os.walk(os.path.join(self.root, d)):
                     subdirs[:] = [x for x in subdirs if not x.startswith(('build', '.'))]
