@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kdb-itrace module entry: parameters, load-time allocation of every
- * buffer kdb and the trap path will use, the front-ends that came up,
- * and the ordered teardown that leaves every traced task running and
- * untraced. Process context (insmod, rmmod).
+ * kdb-itrace module entry: the parameters, the core brought up with them
+ * (core/core.c: every buffer kdb and the trap path will use is allocated
+ * at load), the front-ends that came up, and the teardown in the reverse
+ * order: no front-end left to give a command, then the core, which
+ * leaves every traced task running and untraced. Process context
+ * (insmod, rmmod).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/init.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include "itrace.h"
-#include "image.h"
-#include "ksym.h"
+#include "core/itrace.h"
+#include "exec/exec.h"
+#include "frontend/debugfs/debugfs.h"
+#include "frontend/kdb/kdb.h"
+#include "frontend/xmon/xmon.h"
 
 static unsigned int log_records = 65536;
 module_param(log_records, uint, 0444);
@@ -64,66 +68,24 @@ static int __init itrace_init(void)
 		pr_err("max_tasks must be 1..256\n");
 		return -EINVAL;
 	}
-	ret = itrace_ksym_init();
+	ret = itrace_core_init(max_tasks, log_records);
 	if (ret)
 		return ret;
-	ret = itrace_table_init(max_tasks);
-	if (ret)
-		return ret;
-	itrace_triggers_init();
-	ret = itrace_log_init(log_records);
-	if (ret)
-		goto free_table;
-	ret = itrace_arch_init();
-	if (ret)
-		goto free_log;
-	ret = itrace_lifecycle_init();
-	if (ret)
-		goto arch_exit;
-	ret = itrace_notify_init();
-	if (ret)
-		goto lifecycle_exit;
 	ret = frontends_init();
-	if (ret)
-		goto notify_exit;
+	if (ret) {
+		itrace_core_exit();
+		return ret;
+	}
 	pr_info("ready: %u tasks, %u log records per CPU, block mode %s, front-ends: %s\n",
 		max_tasks, itrace_log_per_cpu(), itrace_arch_block_impl(),
 		itrace_frontends_str(fe, sizeof(fe)));
 	return 0;
-notify_exit:
-	itrace_notify_exit();
-lifecycle_exit:
-	itrace_lifecycle_exit();
-arch_exit:
-	itrace_arch_exit();
-free_log:
-	itrace_log_free();
-free_table:
-	itrace_table_free();
-	return ret;
 }
 
 static void __exit itrace_exit(void)
 {
-	unsigned int i;
-
 	frontends_exit();
-	/* from here traps disarm instead of re-arming */
-	WRITE_ONCE(itrace_shutdown, true);
-	itrace_disarm_all_stopped();
-	itrace_notify_exit();
-	itrace_lifecycle_exit();
-	for (i = 0; i < itrace_nr_slots; i++) {
-		itrace_slot_release(&itrace_slots[i]);
-		itrace_maps_drop(&itrace_slots[i].map);
-	}
-	itrace_triggers_exit();
-	itrace_images_exit();
-	itrace_capture_exit();
-	itrace_arch_exit();
-	itrace_works_exit();
-	itrace_log_free();
-	itrace_table_free();
+	itrace_core_exit();
 }
 
 module_init(itrace_init);

@@ -34,7 +34,8 @@ checkpatch_one() { # checkpatch_one FILE
 }
 export -f checkpatch_one
 export src
-for f in kdb-itrace/*.[ch] kdb-itrace/lib/*.[ch] arch/*/*.[ch] arch/*/lib/*.[ch] \
+for f in kdb-itrace/*.[ch] kdb-itrace/{lib,core,exec}/*.[ch] \
+	kdb-itrace/frontend/*/*.[ch] arch/*/*.[ch] arch/*/lib/*.[ch] \
 	tests/kmod/*.[ch]; do
 	[ ! -e "$f" ] || printf '%s\0' "$f"
 # shellcheck disable=SC2016 # $1 is the inner shell's

@@ -34,7 +34,7 @@ struct itrace_arch_slot {
 	struct itrace_ppc_text text;
 };
 
-/* The die events of the uprobes hand-off (kdb-itrace/rearm.c). */
+/* The die events of the uprobes hand-off (kdb-itrace/core/rearm.c). */
 #define ITRACE_DIE_BREAKPOINT	DIE_BPT
 #define ITRACE_DIE_XOL_STEP	DIE_SSTEP
 
@@ -42,7 +42,7 @@ struct itrace_arch_slot {
 bool itrace_arch_slot_busy(const struct itrace_arch_slot *a);
 #define itrace_arch_slot_busy itrace_arch_slot_busy
 
-/* regs.c: ELFv2 local entry points (kdb-itrace/arch.h) */
+/* regs.c: ELFv2 local entry points (kdb-itrace/core/arch.h) */
 unsigned long itrace_arch_func_entry(unsigned long addr);
 #define itrace_arch_func_entry itrace_arch_func_entry
 

@@ -9,7 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/uaccess.h>
 #include <asm/ptrace.h>
-#include "arch.h"
+#include "core/arch.h"
 
 static const char *const gpr_names[32] = {
 	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7",

@@ -30,7 +30,7 @@
 #include <asm/futex.h>
 #include <asm/inst.h>
 #include <asm/sstep.h>
-#include "itrace.h"
+#include "core/arch_api.h"
 #include "lib/kind.h"
 #include "lib/insn_class.h"
 #include "ppc.h"

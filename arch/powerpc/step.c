@@ -16,7 +16,7 @@
 #include <linux/uaccess.h>
 #include <asm/cputable.h>
 #include <asm/reg.h>
-#include "itrace.h"
+#include "core/arch_api.h"
 #include "ppc.h"
 
 int itrace_arch_init(void)

@@ -11,7 +11,7 @@
  * them afterwards; anything older is read again.
  */
 #include <linux/uaccess.h>
-#include "itrace.h"
+#include "core/arch_api.h"
 #include "ppc.h"
 
 /* The aligned block at @base: inside one page, all of it or nothing. */

@@ -19,7 +19,7 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <asm/cputable.h>
-#include "itrace.h"
+#include "core/arch_api.h"
 #include "lib/kind.h"
 #include "lib/insn_class.h"
 #include "lib/step_kind.h"

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The powerpc half of the uprobes hand-off (the policy is the core's,
- * kdb-itrace/rearm.c). uprobes either emulates the probed instruction,
+ * kdb-itrace/core/rearm.c). uprobes either emulates the probed instruction,
  * or steps it out of line under its own MSR_SE and then clears MSR_SE
  * and MSR_BE, which would end our tracing.
  */
 #include <linux/ptrace.h>
 #include <linux/sched.h>
-#include "itrace.h"
+#include "core/arch_api.h"
 #include "ppc.h"
 
 /*

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Calls into kernel functions found by name (kdb-itrace/ksym.c). A
+ * Calls into kernel functions found by name (kdb-itrace/core/ksym.c). A
  * kernel built with CONFIG_X86_KERNEL_IBT has objtool seal every
  * function whose address the kernel never takes: its ENDBR becomes a
  * NOP, and on a CPU enforcing IBT an indirect call to it raises #CP.
@@ -14,7 +14,7 @@
 #include <linux/lockdep.h>
 #include <asm/cpufeature.h>
 #include <asm/msr.h>
-#include "arch.h"
+#include "core/arch.h"
 
 u64 itrace_arch_foreign_call_begin(void)
 {

@@ -30,7 +30,7 @@ struct itrace_arch_slot {
 	struct itrace_x86_insn insn;	/* the trap path's decode of prev_ip */
 };
 
-/* The die events of the uprobes hand-off (kdb-itrace/rearm.c). */
+/* The die events of the uprobes hand-off (kdb-itrace/core/rearm.c). */
 #define ITRACE_DIE_BREAKPOINT	DIE_INT3
 #define ITRACE_DIE_XOL_STEP	DIE_DEBUG
 

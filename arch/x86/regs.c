@@ -9,7 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/uaccess.h>
 #include <asm/ptrace.h>
-#include "arch.h"
+#include "core/arch.h"
 
 #define R(n, f)	{ n, offsetof(struct pt_regs, f) }
 

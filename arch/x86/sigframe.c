@@ -38,7 +38,7 @@
 #include <linux/uaccess.h>
 #include <asm/sigframe.h>
 #include <asm/unistd.h>
-#include "itrace.h"
+#include "core/arch_api.h"
 #include "lib/kind.h"
 #include "lib/insn_decode.h"
 #include "x86.h"

@@ -18,7 +18,7 @@
 #include <asm/processor.h>
 #include <asm/ptrace.h>
 #include <asm/segment.h>
-#include "itrace.h"
+#include "core/arch_api.h"
 #include "x86.h"
 
 /* Does writing DEBUGCTL.BTF stick? (TCG and KVM drop it.) */

@@ -15,7 +15,7 @@
 #include <linux/uaccess.h>
 #include <asm/debugreg.h>
 #include <asm/unistd.h>
-#include "itrace.h"
+#include "core/arch_api.h"
 #include "lib/kind.h"
 #include "lib/block_scan.h"
 #include "lib/insn_decode.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The x86 half of the uprobes hand-off (the policy is the core's,
- * kdb-itrace/rearm.c): which bits are ours to drop before uprobes takes
+ * kdb-itrace/core/rearm.c): which bits are ours to drop before uprobes takes
  * its int3, and how stepping resumes after. uprobes takes a TF it did
  * not set for a debugger's and answers it with SIGTRAP (after emulating
  * the probed instruction, or after its out-of-line step), and it drops
@@ -9,7 +9,7 @@
  */
 #include <linux/ptrace.h>
 #include <linux/sched.h>
-#include "itrace.h"
+#include "core/arch_api.h"
 #include "x86.h"
 
 /* Die notifier (DIE_INT3), IRQs off: the int3 has advanced ip past it. */

@@ -82,7 +82,7 @@ else
 		[ -e "$ITRACE_TOP/$f" ] || rm -f "$b/module/$f" "$b/module/${f%.[ch]}.o"
 	done
 	# the debug kernels' module holds race windows open on request
-	# (kdb-itrace/testhook.h; tests/vm/races.exp)
+	# (kdb-itrace/core/testhook.h; tests/vm/races.exp)
 	hooks=()
 	[ "$ITRACE_KVARIANT" != debug ] || hooks=(ITRACE_TEST_HOOKS=1)
 	run module make -C "$kdir" M="$b/module" ARCH="$KARCH" \

@@ -1,4 +1,6 @@
-#include "core.h"
+/* I3: core.h is the core's own; arch_api.h is published to arch */
+#include "core/core.h"
+#include "core/arch_api.h"
 #include "lib/dec.h"
 #include <asm/ptrace.h>
 int core_step(void);

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the core publishes to arch/<arch>/, and all the arch code may call
+ * or read of it: the slot (slot.h), the record emitter of the trap path,
+ * the task_work helpers, and the unload flag. The arch implements arch.h
+ * (its hooks); it calls nothing else of the core, so that the core's
+ * insides can change without touching an arch (scripts/layers.conf:
+ * "published"). Trap context for itrace_emit(); the work helpers in any
+ * context the arch hook calling them runs in (see work.c).
+ */
+#ifndef _ITRACE_CORE_ARCH_API_H
+#define _ITRACE_CORE_ARCH_API_H
+
+#include <linux/task_work.h>
+#include "lib/kind.h"
+#include "slot.h"
+
+/* Set once at unload (core.c): from then on traps disarm, never re-arm. */
+extern bool itrace_shutdown;
+
+/* log.c */
+void itrace_emit_rec(struct itrace_slot *s, unsigned int kind,
+		     unsigned long from, unsigned long to);
+
+/*
+ * Trap context, IRQs off: log that current's slot @s went from @from to
+ * @to through an instruction of @kind, if its mode and kind filter want
+ * that kind. The filter is inline: insn mode under a kind filter and
+ * block mode drop most steps.
+ */
+static __always_inline void itrace_emit(struct itrace_slot *s,
+					unsigned int kind, unsigned long from,
+					unsigned long to)
+{
+	if (s->emit_kinds & (1u << kind))
+		itrace_emit_rec(s, kind, from, to);
+}
+
+/* work.c: queue a task_work of the module's, and retire it as it runs */
+int itrace_work_queue(struct task_struct *p, struct callback_head *cb,
+		      bool *queued, task_work_func_t fn,
+		      enum task_work_notify_mode mode);
+void itrace_work_done(bool *queued);
+
+#endif /* _ITRACE_CORE_ARCH_API_H */

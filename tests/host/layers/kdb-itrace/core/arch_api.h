@@ -1,0 +1,1 @@
+/* the core's face for the arch code */

@@ -1,0 +1,4 @@
+#include "kdb.h"
+void kdb_entry(void)
+{
+}
