@@ -6,6 +6,8 @@
 # timed runs of BENCH_HOST_RECORDS records) and instructions per record
 # (callgrind, counting only the record loop). Prints one line per arch
 # and case:  HOST <arch> <hot|cold|nolog> ns <N> insns <N>
+# With --build-only it builds all that and stops (the host tests run it:
+# `make bench` is not in `make check`, its builds are).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/qemu/lib.sh"
@@ -32,14 +34,16 @@ if ! { make -s -f "$top/kdb-itrace/lib/host.mk" O="$b/lib" CC=gcc \
 fi
 
 # The text: glibc's static code plus the workload, as compilers make it.
-if ! { gcc -static -O1 -o "$b/tp_bench.x86" "$top/bench/tp_bench.c" &&
+if ! { gcc -static -O1 -I "$top/tools/include" -o "$b/tp_bench.x86" \
+	"$top/bench/tp_bench.c" &&
 	objcopy -O binary --only-section=.text "$b/tp_bench.x86" "$b/x86.text" &&
-	powerpc64le-linux-gnu-gcc -static -O1 -o "$b/tp_bench.ppc" \
+	powerpc64le-linux-gnu-gcc -static -O1 -I "$top/tools/include" -o "$b/tp_bench.ppc" \
 		"$top/bench/tp_bench.c" &&
 	powerpc64le-linux-gnu-objcopy -O binary --only-section=.text \
 		"$b/tp_bench.ppc" "$b/ppc.text"; }; then
 	die "no workload text"
 fi
+[ "${1:-}" != --build-only ] || exit 0
 
 for arch in x86 ppc; do
 	for c in hot cold nolog; do

@@ -118,6 +118,14 @@ layers_selftest() {
 }
 layers_selftest
 
+# `make bench` is not part of make check; its host half's builds are
+# (the record bench over the library, the workload for both arches)
+if log=$("$top/bench/host/run.sh" --build-only 2>&1); then
+	echo "PASS host bench: bench_record and tp_bench (x86_64, ppc64le) build"
+else
+	echo "FAIL host bench: bench/host/run.sh --build-only: $(tail -3 <<<"$log")"
+fi
+
 # itrace-dump (tools/itrace-dump) with the same warnings, as errors: bad
 # captures and command lines (tests/host/test_dump.py)
 dump_input() {
