@@ -43,4 +43,6 @@ void itrace_test_hook(enum itrace_test_point p)
 		mdelay(ms);
 	else
 		msleep(ms);
+	/* the tests time what waited for the hold against this line */
+	pr_info("test hook end: %s\n", point_names[p]);
 }
