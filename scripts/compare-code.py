@@ -5,14 +5,16 @@ builds of the module, function by function, for a change that should
 not change behaviour (files moved, headers split): which functions are
 new, gone, or differ, and the .text sizes.
 
-Each function's disassembly (objdump -d -r) is compared with what moves
+Each function's disassembly (objdump -d -r, every code section: .text,
+.text.unlikely, .init.text, .exit.text) is compared with what moves
 when code moves taken out: the addresses in front of each line and
 before a <symbol+offset> operand, and the addends of relocations (a
 string's or a static's offset in its section changes when the link
 order does). Instructions, registers, immediates, the symbols called
 and the relocation types stay. A function whose name the compiler
-suffixed (.isra, .constprop, .cold) keeps its suffix. Exit 0 when no
-function differs, 1 otherwise.
+suffixed (.isra, .constprop, .cold) keeps its suffix; two statics of
+one name (in two files) are told apart by their order, name#2. Exit 0
+when every function is in both and identical, 1 otherwise.
 """
 import argparse
 import re
@@ -23,14 +25,24 @@ LINE = re.compile(r'^\s*[0-9a-f]+:\s*(.*)$')
 FUNC = re.compile(r'^[0-9a-f]+ <(.+)>:$')
 ADDR_SYM = re.compile(r'\b[0-9a-f]+ (<[^>]+>)')
 ADDEND = re.compile(r'([+-]0x[0-9a-f]+)$')
-# a branch or load relative to the current instruction without a
-# relocation (ppc64le's TOC-relative pairs are relocated: kept)
+# raw instruction bytes, where an objdump shows them anyway
 RAW = re.compile(r'^(?:[0-9a-f]{2} )+\s*')
+CODE = re.compile(r'^\.(?:text(?:\..*)?|init\.text|exit\.text)$')
+
+
+def code_sections(objdump, path):
+    out = subprocess.run([objdump, '-h', path], check=True,
+                         capture_output=True, text=True).stdout
+    return [(f[1], int(f[2], 16)) for f in (l.split() for l in out.splitlines())
+            if len(f) >= 3 and CODE.match(f[1])]
 
 
 def functions(objdump, path):
-    out = subprocess.run([objdump, '-d', '-r', '--no-show-raw-insn',
-                          '-j', '.text', path], check=True,
+    sections = []
+    for name, _ in code_sections(objdump, path):
+        sections += ['-j', name]
+    out = subprocess.run([objdump, '-d', '-r', '--no-show-raw-insn']
+                         + sections + [path], check=True,
                          capture_output=True, text=True).stdout
     funcs, name = {}, None
     for line in out.splitlines():
@@ -39,7 +51,9 @@ def functions(objdump, path):
             name = None	# ppc64le: the TOC word, see below
             continue
         if m:
-            name = m.group(1)
+            name, n = m.group(1), 2
+            while name in funcs:
+                name, n = f'{m.group(1)}#{n}', n + 1
             funcs[name] = []
             continue
         if name is None or not line.strip():
@@ -66,14 +80,7 @@ def functions(objdump, path):
 
 
 def text_size(objdump, path):
-    out = subprocess.run([objdump, '-h', path], check=True,
-                         capture_output=True, text=True).stdout
-    total = 0
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) >= 3 and f[1].startswith('.text'):
-            total += int(f[2], 16)
-    return total
+    return sum(size for _, size in code_sections(objdump, path))
 
 
 def main():
@@ -99,7 +106,7 @@ def main():
     gone = len(set(old) - set(new))
     added = len(set(new) - set(old))
     print(f'{same} functions identical, {differ} differ, {gone} gone, '
-          f'{added} new; .text* {text_size(a.objdump, a.old)} -> '
+          f'{added} new; code {text_size(a.objdump, a.old)} -> '
           f'{text_size(a.objdump, a.new)} bytes')
     return 0 if not differ and not gone and not added else 1
 

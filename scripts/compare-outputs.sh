@@ -13,13 +13,21 @@
 # must match (the session is deterministic, or the comparison says
 # nothing); then the first and second. Transcripts and diffs are kept in
 # build/$ITRACE_FLAVOUR/outputs/. Also prints the machine code comparison
-# of the two modules (scripts/compare-code.py). Exit 0 when both match.
+# of the two modules (scripts/compare-code.py), which does not change the
+# exit status: 0 when both transcript comparisons match. Test kernels
+# only: with DKMS (lib.sh's ITRACE_VIA_DKMS) the module in the initramfs
+# is not the one built here.
 set -euo pipefail
 . "$(dirname "$0")/qemu/lib.sh"
 
 [ $# -eq 1 ] || die "usage: $0 COMMIT (the module to compare this tree's with)"
 rev=$(git -C "$ITRACE_TOP" rev-parse --verify "$1^{commit}") ||
 	die "$1: no such commit"
+[ "$ITRACE_VIA_DKMS" = 0 ] && [ "${ITRACE_NO_MODULE:-0}" = 0 ] ||
+	die "a kbuild-built module only (not DKMS, not ITRACE_NO_MODULE=1)"
+# the debug kernels' module has its test hooks built in (prepare.sh)
+hooks=()
+[ "$ITRACE_KVARIANT" != debug ] || hooks=(ITRACE_TEST_HOOKS=1)
 initrd=$("$ITRACE_TOP/scripts/qemu/prepare.sh")
 kdir=$("$ITRACE_TOP/scripts/qemu/build-kernel.sh")
 b=$ITRACE_BUILD
@@ -31,7 +39,7 @@ mkdir -p "$out/old-src" "$out/stage/lib/modules/old"
 say "module of ${rev:0:12} against $kdir"
 git -C "$ITRACE_TOP" archive "$rev" Kbuild kdb-itrace arch | tar -x -C "$out/old-src"
 make -C "$kdir" M="$out/old-src" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" W=1 \
-	modules >"$out/old-build.log" 2>&1 ||
+	${hooks[@]+"${hooks[@]}"} modules >"$out/old-build.log" 2>&1 ||
 	die "the module of ${rev:0:12} did not build (log: $out/old-build.log)"
 cp "$out/old-src/kdb_itrace.ko" "$out/stage/lib/modules/old/"
 # appended to the initramfs: the kernel unpacks both into one root

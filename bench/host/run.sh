@@ -12,7 +12,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/qemu/lib.sh"
 
-need_pkgs build-essential valgrind gcc-powerpc64le-linux-gnu \
+need_pkgs build-essential gcc-powerpc64le-linux-gnu \
 	libc6-dev-ppc64el-cross binutils-powerpc64le-linux-gnu
 b="$top/build/bench/host"
 mkdir -p "$b"
@@ -44,6 +44,7 @@ if ! { gcc -static -O1 -I "$top/tools/include" -o "$b/tp_bench.x86" \
 	die "no workload text"
 fi
 [ "${1:-}" != --build-only ] || exit 0
+need_pkgs valgrind
 
 for arch in x86 ppc; do
 	for c in hot cold nolog; do

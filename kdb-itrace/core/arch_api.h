@@ -12,10 +12,14 @@
 #define _ITRACE_CORE_ARCH_API_H
 
 #include <linux/task_work.h>
+/* the ITRACE_K_* kinds the arch's records carry */
 #include "lib/kind.h"
 #include "slot.h"
 
-/* Set once at unload (core.c): from then on traps disarm, never re-arm. */
+/*
+ * Set once at unload, or when a load fails after the core came up
+ * (core.c): from then on traps disarm, never re-arm.
+ */
 extern bool itrace_shutdown;
 
 /* log.c */

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The core brought up and taken down, each in one order: the slot table,
- * the triggers, the per-CPU logs, the arch, the task life-cycle probes
- * and the trap notifier up; down, every traced task left running and
- * untraced before anything it could still reach is freed. main.c calls
- * these around its front-ends. Process context (insmod, rmmod).
+ * The core brought up and taken down, each in one order: the kernel
+ * functions found by name (ksym.c), the slot table, the triggers, the
+ * per-CPU logs, the arch, the task life-cycle probes and the trap
+ * notifier up; down, every traced task left running and untraced
+ * before anything it could still reach is freed. main.c calls these
+ * around its front-ends. Process context (insmod, rmmod).
  */
 #include <linux/compiler.h>
 #include <linux/init.h>

@@ -4,9 +4,10 @@
  * front-end parses nothing itself: it hands the words after `itrace` to
  * itrace_exec() with its own printer (lib/out.h) and, for `log`, its own
  * merge state, and says whether the machine is stopped (kdb, xmon). The
- * executor uses the core through core/itrace.h and the pure-C library;
- * it knows no front-end. Its context is its caller's: a stopped machine
- * (kdb, xmon's `p`) or process context (debugfs).
+ * executor uses the core through its public headers (core/itrace.h,
+ * core/image.h) and the pure-C library; it knows no front-end. Its
+ * context is its caller's: a stopped machine (kdb, xmon's `p`) or
+ * process context (debugfs).
  */
 #ifndef _ITRACE_EXEC_EXEC_H
 #define _ITRACE_EXEC_EXEC_H

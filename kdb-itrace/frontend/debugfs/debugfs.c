@@ -2,10 +2,11 @@
 /*
  * debugfs glue: /sys/kernel/debug/itrace/, who may open its files, and
  * the control file. Each write() to control is one command in the kdb
- * command's language (the words after `itrace`), run through command.c;
- * its output, error lines included, is what read() on that same open
- * file returns next. Before any write, read() returns `status`.
- * The log and stream files are debugfs_read.c.
+ * command's language (the words after `itrace`), run by the executor
+ * (exec/command.c); its output, error lines included, is what read() on
+ * that same open file returns next. Before any write, read() returns
+ * `status`. The log and stream files are debugfs_read.c, the maps file
+ * debugfs_maps.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

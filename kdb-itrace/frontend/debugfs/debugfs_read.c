@@ -19,7 +19,6 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include "core/itrace.h"
-#include "exec/exec.h"
 #include "lib/format.h"
 #include "debugfs_int.h"
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kdb glue: the `itrace` and `itshow` commands, their kdb.cmd_enable
- * flags, and the output sink that prints with kdb_printf(). command.c does
- * the work; here every other CPU is stopped, so no sleeping, allocation
- * or locks.
+ * flags, and the output sink that prints with kdb_printf(). The executor
+ * (exec/command.c) does the work; here every other CPU is stopped, so no
+ * sleeping, allocation or locks.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -15,7 +15,7 @@
  * back to xmon half-way through. So: no sleeping, allocation, locks or
  * printk (the console lock's owner may be stopped), nothing that can
  * fault; the executor's state changes are the cmpxchg ones kdb uses.
- * Output goes through xmon_printf() (ksym.c), else to the kernel log
+ * Output goes through xmon_printf() (core/ksym.c), else to the kernel log
  * (deferred: no console lock), where xmon's `dl` shows it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
