@@ -18,10 +18,10 @@ else
 	groups=${*:-host style fuzz install vm}
 fi
 # The kernels the VM suite runs on, as build/ names them (lib.sh's
-# ITRACE_FLAVOUR: arch[-6.12][-variant]): the test kernels of both lines
-# on both arches, Debian's own kernels of both lines on both arches (no
-# kdb; the debugfs part of the suite), or with ITRACE_KVARIANT=debug the debug
-# kernels. ITRACE_FLAVOURS overrides the list; ITRACE_ARCHES (default
+# ITRACE_FLAVOUR: arch[-line][-variant]): the test kernels of the four
+# lines (5.10, 6.1, 6.12, 7.3) on both arches, Debian 12's own kernels of
+# its two lines on both arches (no kdb; the debugfs part of the suite),
+# or with ITRACE_KVARIANT=debug the debug kernels. ITRACE_FLAVOURS overrides the list; ITRACE_ARCHES (default
 # "x86_64 ppc64le") filters it by arch.
 flavours() {
 	local all f
@@ -30,7 +30,8 @@ flavours() {
 	elif [ "$variant" = debug ]; then
 		all="x86_64-debug ppc64le-debug"
 	else
-		all="x86_64 ppc64le x86_64-6.12 ppc64le-6.12 x86_64-stock
+		all="x86_64 ppc64le x86_64-5.10 ppc64le-5.10 x86_64-6.12
+			ppc64le-6.12 x86_64-7.3 ppc64le-7.3 x86_64-stock
 			x86_64-6.12-stock ppc64le-stock ppc64le-6.12-stock"
 	fi
 	for f in $all; do
@@ -40,9 +41,11 @@ flavours() {
 
 # flavour_run FLAVOUR CMD...: CMD with that kernel's ITRACE_* settings.
 flavour_run() {
-	local f=$1 kver=6.1 var=
+	local f=$1 kver=6.1 var= v
 	shift
-	case $f in *-6.12*) kver=6.12 ;; esac
+	v=${f#*-}
+	v=${v%%-*}
+	case $v in [0-9]*.[0-9]*) kver=$v ;; esac
 	case $f in *-debug) var=debug ;; *-stock) var=stock ;; esac
 	ITRACE_ARCH=${f%%-*} ITRACE_KVER=$kver ITRACE_KVARIANT=$var "$@"
 }
@@ -61,10 +64,16 @@ flavour_run() {
 # the end of the last lane (ppc64le's), booted with one CPU
 # (ITRACE_SMP=1) so that the host runs three busy vCPU threads, as with
 # an x86_64 guest beside a ppc64le one, booting what the x86_64 lane
-# built for it (ITRACE_VM_PART). make check: none (since the x86_64
-# tests start from boot snapshots, the lanes are even as they are).
+# built for it (ITRACE_VM_PART). make check: Debian's own ppc64le 6.12
+# kernel runs at the end of the x86_64 lane (a second ppc64le guest
+# beside the other lane's, one vCPU each: no kdb roundup to starve),
+# since the 5.10 and 7.3 kernels made the ppc64le lane the longer one.
 lane_moved() {
-	[ "$variant" != debug ] || echo x86_64-debug
+	if [ "$variant" = debug ]; then
+		echo x86_64-debug
+	else
+		echo ppc64le-6.12-stock
+	fi
 }
 vm_lanes() {
 	local a f lanes=() logs=() moved= part= m
@@ -80,13 +89,14 @@ vm_lanes() {
 	done
 	m=$(lane_moved)
 	if [ ${#lanes[@]} -gt 1 ] && [ -n "$m" ] && [[ " ${lanes[0]} " == *" $m "* ]]; then
+		# from the first lane to the last: part of it (debug)
 		moved=$m
-		if [ "$variant" = debug ]; then
-			part=1
-		else
-			lanes[0]=$(echo " ${lanes[0]} " | sed "s/ $moved / /")
-		fi
+		part=1
 		lanes[-1]+="$moved "
+	elif [ ${#lanes[@]} -gt 1 ] && [ -n "$m" ] && [[ " ${lanes[-1]} " == *" $m "* ]]; then
+		# from the last lane to the end of the first, whole
+		lanes[-1]=$(echo " ${lanes[-1]} " | sed "s/ $m / /")
+		lanes[0]+="$m "
 	fi
 	# the id the moved part waits for (tests/vm/run.sh)
 	export ITRACE_VM_RUN=$$-$(date +%s)

@@ -34,6 +34,7 @@
 #include "lib/kind.h"
 #include "lib/insn_class.h"
 #include "ppc.h"
+#include "wrap_regs.h"
 
 /* Instructions emulated per window, retries included. */
 #define RESV_MAX_INSNS	64
@@ -536,7 +537,7 @@ stop:
 	regs->xer = r->xer;
 	regs->ctr = r->ctr;
 	regs->link = r->link;
-	regs_set_return_ip(regs, r->nip);
+	itrace_ppc_set_return_ip(regs, r->nip);
 	for (i = 0; i < nrec; i++)
 		itrace_emit(s, recs[i].kind, recs[i].from, recs[i].to);
 	return true;

@@ -2,8 +2,8 @@
 /*
  * Arming and disarming powerpc (Book3S-64) stepping for a traced task:
  * MSR_SE for instruction stepping, MSR_BE for branch tracing, always set
- * through regs_set_return_msr() so the fast interrupt-return path does
- * not reuse a stale SRR1. Every write happens in the task's own context
+ * through regs_set_return_msr() (wrap_regs.h) so the fast
+ * interrupt-return path does not reuse a stale SRR1. Every write happens in the task's own context
  * (task_work or its trap), on a stopped task under stop_machine, or on
  * a task a ptrace tracer holds off-CPU, so the remote-CPU srr_valid
  * problem never arises. Never sets TIF_SINGLESTEP (ptrace's flag: it
@@ -18,6 +18,7 @@
 #include <asm/reg.h>
 #include "core/arch_api.h"
 #include "ppc.h"
+#include "wrap_regs.h"
 
 int itrace_arch_init(void)
 {
@@ -79,7 +80,7 @@ bool itrace_ppc_fetch(unsigned long ip, u32 *w)
 
 void itrace_ppc_clear_trace(struct pt_regs *regs)
 {
-	regs_set_return_msr(regs, regs->msr & ~(MSR_SE | MSR_BE));
+	itrace_ppc_set_return_msr(regs, regs->msr & ~(MSR_SE | MSR_BE));
 }
 
 void itrace_ppc_set_trace(struct itrace_slot *s, struct pt_regs *regs)
@@ -87,7 +88,7 @@ void itrace_ppc_set_trace(struct itrace_slot *s, struct pt_regs *regs)
 	unsigned long msr = regs->msr & ~(MSR_SE | MSR_BE);
 
 	s->arch.branch = s->mode == ITRACE_MODE_BLOCK || s->arch.resv;
-	regs_set_return_msr(regs, msr | (s->arch.branch ? MSR_BE : MSR_SE));
+	itrace_ppc_set_return_msr(regs, msr | (s->arch.branch ? MSR_BE : MSR_SE));
 }
 
 void itrace_arch_arm_current(struct itrace_slot *s)

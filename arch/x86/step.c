@@ -14,11 +14,11 @@
 #include <linux/sched/task_stack.h>
 #include <linux/uaccess.h>
 #include <asm/debugreg.h>
-#include <asm/msr.h>
 #include <asm/processor.h>
 #include <asm/ptrace.h>
 #include <asm/segment.h>
 #include "core/arch_api.h"
+#include "wrap_msr.h"
 #include "x86.h"
 
 /* Does writing DEBUGCTL.BTF stick? (TCG and KVM drop it.) */
@@ -32,11 +32,11 @@ int itrace_arch_init(void)
 	u64 v, chk = 0;
 
 	local_irq_save(flags);
-	if (!rdmsrl_safe(MSR_IA32_DEBUGCTLMSR, &v) &&
-	    !wrmsrl_safe(MSR_IA32_DEBUGCTLMSR, v | DEBUGCTLMSR_BTF) &&
-	    !rdmsrl_safe(MSR_IA32_DEBUGCTLMSR, &chk)) {
+	if (!itrace_rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &v) &&
+	    !itrace_wrmsr_safe(MSR_IA32_DEBUGCTLMSR, v | DEBUGCTLMSR_BTF) &&
+	    !itrace_rdmsr_safe(MSR_IA32_DEBUGCTLMSR, &chk)) {
 		btf_ok = !!(chk & DEBUGCTLMSR_BTF);
-		wrmsrl_safe(MSR_IA32_DEBUGCTLMSR, v);
+		itrace_wrmsr_safe(MSR_IA32_DEBUGCTLMSR, v);
 	}
 	local_irq_restore(flags);
 	return itrace_x86_fetch_init();

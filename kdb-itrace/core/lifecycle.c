@@ -13,7 +13,6 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/module.h>
-#include <linux/sched/jobctl.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -21,6 +20,8 @@
 #include <linux/stop_machine.h>
 #include <linux/tracepoint.h>
 #include "core.h"
+#include "wrap_ptrace.h"
+#include "wrap_sched_tp.h"
 
 /* followed forks that found the table full (or could not be queued) */
 atomic_t itrace_follow_missed;
@@ -90,7 +91,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 }
 
 /* Runs as the exiting task: never the last task reference. */
-static void probe_exit(void *data, struct task_struct *p)
+static void probe_exit(ITRACE_TP_EXIT_ARGS)
 {
 	itrace_slot_release_all(p, NULL);
 }
@@ -125,7 +126,7 @@ static void probe_signal(void *data, int sig, struct kernel_siginfo *info,
 /*
  * A ptrace tracer resuming (or detaching from) a traced task has just
  * rewritten its step bits: on powerpc PTRACE_CONT clears MSR_SE/BE, ours
- * included. The task is still asleep: JOBCTL_PTRACE_FROZEN means the
+ * included. The task is still asleep: a frozen ptrace stop means the
  * tracer waited for it to be off-CPU (ptrace_check_attach()) and nobody
  * else can wake it, so its user registers are as safe to edit here as
  * they were for ptrace a moment ago. A task_work cannot do this: it
@@ -140,7 +141,7 @@ static void probe_waking(void *data, struct task_struct *p)
 	int st;
 
 	if (likely(!atomic_read(&itrace_nr_live)) ||
-	    !(READ_ONCE(p->jobctl) & JOBCTL_PTRACE_FROZEN))
+	    !itrace_ptrace_frozen(p))
 		return;
 	s = itrace_slot_of(p);
 	if (!s)

@@ -11,6 +11,7 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include "core.h"
+#include "wrap_overflow.h"
 
 struct merge_cpu {
 	struct itrace_ring_iter it;

@@ -20,19 +20,19 @@
 #include <linux/kdebug.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
-#include <linux/sched/coredump.h>
 #include <linux/sched/task_stack.h>
 #include <linux/uprobes.h>
 #include "core.h"
 #include "lib/kind.h"
 #include "testhook.h"
+#include "wrap_mm.h"
 
 /* uprobe_pre_sstep_notifier()'s own test: will uprobes take this trap? */
 static bool uprobes_will_claim(void)
 {
 	struct mm_struct *mm = current->mm;
 
-	return mm && (test_bit(MMF_HAS_UPROBES, &mm->flags) ||
+	return mm && (itrace_mm_has_uprobes(mm) ||
 		      (current->utask && current->utask->return_instances));
 }
 

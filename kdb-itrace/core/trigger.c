@@ -29,6 +29,7 @@
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include "core.h"
+#include "wrap_mm.h"
 
 /* Only the traced task's own mm, and only while it is being traced. */
 static bool trig_filter_of(struct itrace_slot *s, struct mm_struct *mm)
@@ -122,7 +123,7 @@ static int drop(struct itrace_slot *s)
 	return UPROBE_HANDLER_REMOVE;
 }
 
-static int entry_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+static int entry_handler(ITRACE_UPROBE_HANDLER_ARGS)
 {
 	struct itrace_slot *s = container_of(uc, struct itrace_slot,
 					     trig.probe[ITRACE_PROBE_ENTRY].uc);
@@ -148,7 +149,7 @@ static int entry_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 	return 0;
 }
 
-static int stop_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+static int stop_handler(ITRACE_UPROBE_HANDLER_ARGS)
 {
 	struct itrace_slot *s = container_of(uc, struct itrace_slot,
 					     trig.probe[ITRACE_PROBE_STOP].uc);
@@ -193,7 +194,7 @@ static struct inode *inode_at(unsigned long addr)
 	struct inode *inode = NULL;
 
 	mmap_read_lock(mm);
-	vma = vma_lookup(mm, addr);
+	vma = itrace_vma_lookup(mm, addr);
 	if (vma && vma->vm_file) {
 		inode = file_inode(vma->vm_file);
 		ihold(inode);

@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The uprobes API across the kernels the module builds for, behind one
- * interface (trigger.c): the module's only kernel API difference.
- * 6.1: uprobe_register() returns 0 or -errno and uprobe_unregister()
- * takes the inode and offset again; the filter gets a context word.
- * 6.12: uprobe_register() returns the uprobe (or an ERR_PTR), which
- * uprobe_unregister_nosync() takes, and uprobe_unregister_sync() waits
- * for handlers still running; the filter has no context word. All of
- * them are exported (GPL) on both. Which one a kernel has, Kbuild reads
- * from its <linux/uprobes.h> (ITRACE_UPROBE_HANDLE: the 6.12 one), not
- * from its version: a distribution may backport. Checked on 6.1 and
- * 6.12. Process context: every call here may sleep.
+ * interface (trigger.c).
+ * 5.10 and 6.1: uprobe_register() returns 0 or -errno and
+ * uprobe_unregister() takes the inode and offset again; the filter gets
+ * a context word.
+ * 6.12 on (ITRACE_UPROBE_HANDLE): uprobe_register() returns the uprobe
+ * (or an ERR_PTR), which uprobe_unregister_nosync() takes, and
+ * uprobe_unregister_sync() waits for handlers still running; the filter
+ * has no context word.
+ * 7.3 (ITRACE_UPROBE_DATA): the handler also gets a word of per-hit
+ * data for its return handler, which the module has none of.
+ * All of them are exported (GPL). Which one a kernel has, Kbuild reads
+ * from its <linux/uprobes.h> (kdb-itrace/wrap.mk), not from its version:
+ * a distribution may backport. Checked on 5.10, 6.1, 6.12 and 7.3.
+ * Process context: every call here may sleep.
  */
 #ifndef _ITRACE_WRAP_UPROBES_H
 #define _ITRACE_WRAP_UPROBES_H
@@ -34,6 +38,15 @@ struct itrace_uprobe {
 #define ITRACE_UPROBE_FILTER_ARGS					\
 	struct uprobe_consumer *uc, enum uprobe_filter_ctx ctx,	\
 	struct mm_struct *mm
+#endif
+
+/* The handler's parameters: uc and regs, and 7.3's data word. */
+#ifdef ITRACE_UPROBE_DATA
+#define ITRACE_UPROBE_HANDLER_ARGS					\
+	struct uprobe_consumer *uc, struct pt_regs *regs, __u64 *data
+#else
+#define ITRACE_UPROBE_HANDLER_ARGS					\
+	struct uprobe_consumer *uc, struct pt_regs *regs
 #endif
 
 static inline int itrace_uprobe_register(struct itrace_uprobe *u,

@@ -14,8 +14,7 @@
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/sort.h>
-#include <linux/kernel.h>
-#include <linux/stdarg.h>
+#include <linux/kernel.h>	/* and va_list: <linux/stdarg.h> since 5.15 */
 #include <linux/string.h>
 #include <asm/barrier.h>
 #else

@@ -13,8 +13,10 @@ ITRACE_ARCH=${ITRACE_ARCH:-x86_64}
 # built against its linux-headers package (stock-kernel.sh).
 ITRACE_KVARIANT=${ITRACE_KVARIANT:-}
 # ITRACE_KVER: the Debian kernel source the test kernel is built from,
-# linux-source-$ITRACE_KVER: 6.1 (default) or 6.12 (the two LTS lines
-# Debian 12 ships).
+# linux-source-$ITRACE_KVER: 6.1 (default) or 6.12, the two lines Debian
+# 12 (bookworm) ships; 5.10, Debian 11's (bullseye); 7.3, Debian 13's
+# backports (trixie-backports). The last two come from their own suites
+# through a private apt configuration under the cache (suite_apt).
 ITRACE_KVER=${ITRACE_KVER:-6.1}
 ITRACE_CACHE=${ITRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kdb-itrace}
 
@@ -116,9 +118,13 @@ fi
 ITRACE_TIME_SCALE=${ITRACE_TIME_SCALE:-1}
 [[ $ITRACE_TIME_SCALE =~ ^[1-9][0-9]*$ ]] ||
 	die "ITRACE_TIME_SCALE must be a whole number >= 1"
+# KSUITE: the Debian suite of the kernel line (its source, its own
+# kernel and headers); "" for this machine's own (bookworm's) archive.
 case "$ITRACE_KVER" in
-6.1 | 6.12) ;;
-*) die "unknown ITRACE_KVER '$ITRACE_KVER' (6.1 or 6.12)" ;;
+6.1 | 6.12) KSUITE= ;;
+5.10) KSUITE=bullseye ;;
+7.3) KSUITE=trixie-backports ;;
+*) die "unknown ITRACE_KVER '$ITRACE_KVER' (5.10, 6.1, 6.12 or 7.3)" ;;
 esac
 export ITRACE_KVARIANT ITRACE_TIME_SCALE ITRACE_KVER
 # Arch, kernel line (when not the default 6.1) and variant: names the
@@ -134,24 +140,101 @@ ITRACE_TOOLS=$KCROSS
 export ITRACE_BLOCK_IMPL ITRACE_TOOLS
 
 KSRC_PKG=linux-source-$ITRACE_KVER
-kernel_src_version() { dpkg-query -W -f='${Version}' "$KSRC_PKG"; }
 
-# Config fragments merged onto tinyconfig, in order (later ones win).
+# suite_apt SUITE apt-get|apt-cache ARGS...: apt with a private
+# configuration for another Debian suite (its lists and downloads under
+# $ITRACE_CACHE/apt/SUITE), never the machine's own sources. SUITE is a
+# release (bullseye) or a release's extra archive (trixie-backports), with
+# the release's security archive. Reads the lists once; `apt-get update`
+# there again with ITRACE_APT_UPDATE=1.
+suite_apt() {
+	local suite=$1 tool=$2 d rel
+	shift 2
+	d=$ITRACE_CACHE/apt/$suite
+	rel=${suite%%-*}
+	local opts=(-o "Dir::Etc::sourcelist=$d/sources.list"
+		-o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$d/lists"
+		-o "Dir::Cache::archives=$d/archives" -o Dir::Cache::pkgcache=
+		-o Dir::Cache::srcpkgcache= -o Dir::State::status=/var/lib/dpkg/status
+		-o APT::Get::List-Cleanup=0 -o Debug::NoLocking=1 -o APT::Architecture=amd64
+		-o APT::Architectures::=amd64 -o APT::Architectures::=ppc64el)
+	[ "$(id -u)" -ne 0 ] || opts+=(-o APT::Sandbox::User=root)
+	if [ ! -e "$d/.updated" ] || [ "${ITRACE_APT_UPDATE:-0}" = 1 ]; then
+		mkdir -p "$d/lists/partial" "$d/archives/partial"
+		local key=/usr/share/keyrings/debian-archive-keyring.gpg
+		{
+			echo "deb [signed-by=$key] http://deb.debian.org/debian $rel main"
+			[ "$suite" = "$rel" ] ||
+				echo "deb [signed-by=$key] http://deb.debian.org/debian $suite main"
+			echo "deb [signed-by=$key] http://deb.debian.org/debian-security $rel-security main"
+		} >"$d/sources.list"
+		say "reading the package lists of Debian $suite (private apt configuration in $d)"
+		apt-get "${opts[@]}" -qq update >&2 || die "apt-get update for $suite failed"
+		touch "$d/.updated"
+	fi
+	"$tool" "${opts[@]}" "$@"
+}
+# suite_download SUITE DIR PKG[=VER]...: those packages' .debs into DIR
+suite_download() {
+	local suite=$1 dir=$2
+	shift 2
+	mkdir -p "$dir"
+	(cd "$dir" && suite_apt "$suite" apt-get download -q "$@" >&2) ||
+		die "apt-get download $* from $suite failed"
+}
+# kernel_src_version: the version of linux-source-$ITRACE_KVER that the
+# test kernel is built from: bookworm's installed one, or the candidate of
+# the other suite's lists
+kernel_src_version() {
+	if [ -z "$KSUITE" ]; then
+		dpkg-query -W -f='${Version}' "$KSRC_PKG"
+	else
+		suite_apt "$KSUITE" apt-cache policy "$KSRC_PKG" |
+			sed -n 's/^  Candidate: //p'
+	fi
+}
+# kernel_src_tarball: the path of the source tarball (fetched into the
+# cache from another suite)
+kernel_src_tarball() {
+	local v d deb
+	if [ -z "$KSUITE" ]; then
+		echo "/usr/src/$KSRC_PKG.tar.xz"
+		return
+	fi
+	v=$(kernel_src_version)
+	d=$ITRACE_CACHE/debs/$KSRC_PKG-$v
+	if [ ! -e "$d/$KSRC_PKG.tar.xz" ]; then
+		say "fetching $KSRC_PKG $v from Debian $KSUITE"
+		suite_download "$KSUITE" "$d" "$KSRC_PKG=$v"
+		deb=$(echo "$d"/"$KSRC_PKG"_*.deb)
+		dpkg-deb --fsys-tarfile "$deb" |
+			tar -xO "./usr/src/$KSRC_PKG.tar.xz" >"$d/$KSRC_PKG.tar.xz.tmp" ||
+			die "$deb has no usr/src/$KSRC_PKG.tar.xz"
+		mv "$d/$KSRC_PKG.tar.xz.tmp" "$d/$KSRC_PKG.tar.xz"
+		rm -f "$deb"
+	fi
+	echo "$d/$KSRC_PKG.tar.xz"
+}
+
+# Config fragments merged onto tinyconfig, in order (later ones win):
+# what every test kernel needs, the arch's own, then the variant's.
 kernel_frags() {
 	local d="$ITRACE_TOP/scripts/qemu/config"
-	echo "$d/$ITRACE_ARCH.config"
+	printf '%s\n' "$d/common.config" "$d/$ITRACE_ARCH.config"
 	[ -z "$ITRACE_KVARIANT" ] ||
 		printf '%s\n' "$d/$ITRACE_KVARIANT.config" \
 			"$d/$ITRACE_ARCH-$ITRACE_KVARIANT.config"
 }
 
 # The kernel build dir is keyed by source version, arch, variant and the
-# hash of everything that shapes its .config (fragments + the config step
-# itself).
+# hash of everything that shapes its .config and build: the fragments'
+# settings and build-kernel.sh's code, less their comments and blank
+# lines (a comment edit rebuilds nothing).
 kernel_key() {
 	local frags h
 	mapfile -t frags < <(kernel_frags)
 	h=$(cat "${frags[@]}" "$ITRACE_TOP/scripts/qemu/build-kernel.sh" |
+		sed -e 's/^[[:space:]]*#.*//' -e '/^[[:space:]]*$/d' |
 		sha256sum | cut -c1-12)
 	echo "$ITRACE_FLAVOUR-$(kernel_src_version)-$h"
 }

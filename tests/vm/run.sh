@@ -76,6 +76,24 @@ tt_share() {
 		step_sigret_pf thr_exec proc_vfork dbg_setregs dbg_parent_step" ;;
 	esac
 }
+# The other kernel lines' test kernels (gen_tests below) run a share
+# too (tt_gen_share): what each line's entry, signal, ptrace and exec
+# code does to a program's own state: signal frames and their edits,
+# sigreturn, fork, vfork and exec from handlers and threads, a
+# debugger's steps and register writes, the program's own TF (x86) and
+# larx windows (powerpc), the vDSO, self-modifying code.
+tt_gen_share() {
+	local common="sig_fork_hdl sig_nodefer300 sig_edit_ctx sig_altstack
+		sig_restart sig_fpregs sig_swapctx sig_stopcont sig_vfork_hdl
+		proc_vfork proc_clone3 thr_exec thr_exec_hdl thr_exitgroup
+		dbg_setregs dbg_parent_step dbg_singlestep dbg_step_sys
+		dbg_step_hdl sys_vdso sys_regs mem_smc time_cputimer"
+	case $ITRACE_ARCH in
+	ppc64le) echo "$common atom_widths atom_resvbranch atom_sigstorm" ;;
+	*) echo "$common step_popf step_pushf step_sigret_pf step_tf_syscall
+		step_int3_hdl dbg_sysemu" ;;
+	esac
+}
 # tt_run_list: the programs this kernel's transparency test runs.
 # ITRACE_TT_PROGS ("none": no program) overrides it (make fuzz-traced).
 tt_run_list() {
@@ -83,6 +101,8 @@ tt_run_list() {
 		echo "${ITRACE_TT_PROGS/#none/}"
 	elif [ "$ITRACE_KVARIANT" = debug ]; then
 		tt_share
+	elif [ -z "$ITRACE_KVARIANT" ] && [ "$ITRACE_KVER" != 6.1 ]; then
+		tt_gen_share
 	elif [ "$ITRACE_KVARIANT" = stock ]; then
 		# shellcheck disable=SC2046 # one argument per program
 		tt_fit --needing $(tt_all)
@@ -95,11 +115,12 @@ tt_run_list() {
 # the transparency test then runs as it is, not computed again) where
 # they are a few: every program is a static binary of about 800 KB, and
 # unpacking all of them is most of a debug kernel's boot (KASAN) and of
-# its guest's memory. The test kernels' images carry them all (their
+# its guest's memory. The 6.1 test kernels' images carry them all (their
 # .config, which tt_fit reads, may not be built yet).
-case $ITRACE_KVARIANT in
-debug | stock) ITRACE_TT_IMAGE=$(echo $(tt_run_list 2>/dev/null)); export ITRACE_TT_IMAGE ;;
-esac
+if [ -n "$ITRACE_KVARIANT" ] || [ "$ITRACE_KVER" != 6.1 ]; then
+	ITRACE_TT_IMAGE=$(echo $(tt_run_list 2>/dev/null))
+	export ITRACE_TT_IMAGE
+fi
 
 # ITRACE_VM_PART=moved (tests/run-all.sh): this kernel's other part is
 # running meanwhile and has built everything; boot that, build nothing
@@ -316,6 +337,31 @@ if [ -z "$only" ] && [ "$ITRACE_KVARIANT" = debug ]; then
 		moved) only=$moved ;;
 		esac ;;
 	esac
+	only=$(echo $only)
+fi
+
+# The test kernels of the other lines (5.10, 6.12, 7.3): unless tests
+# are named, those whose module code differs from one line to the next
+# or meets code each line reworks; the 6.1 kernels run every test. The
+# module's kernel-API differences are all behind kdb-itrace/wrap.mk's
+# wrappers, and these tests run each wrapper: kdb's registration (every
+# kdb test, smoke first), the exit tracepoint (lifecycle), the ptrace
+# freeze (ptrace), the uprobe consumer and vma lookup (trigger), the mm
+# flags (uprobe), the MSR accessors (every x86 load), POWER's return
+# registers (tp_loop; atomic and uprobe_resv for the larx emulation);
+# and the paths each line reworks: signal frames and sigreturn
+# (signals), fork, exec and exit (lifecycle), debugfs, and the
+# transparency share (tt_gen_share). Left out there: the parser, kinds,
+# names, ring and symbol tests (sym, bigsym, bad_input, overflow,
+# filter, names, dump, trig_threads: the same module code on every
+# line, through no API that differs), and what is another subsystem's
+# behaviour the module only coexists with (running, kdb_ss, tf_self,
+# follow, comm, exit_unload, kprobe, hwbp, debugfs_stream, debugfs_kdb,
+# capture, cmd_enable, lockdown, xmon): named, each runs anywhere.
+if [ -z "$only" ] && [ -z "$ITRACE_KVARIANT" ] && [ "$ITRACE_KVER" != 6.1 ]; then
+	only="smoke tp_loop lifecycle signals ptrace trigger uprobe debugfs
+		transparency"
+	[ "$ITRACE_ARCH" != ppc64le ] || only+=" atomic uprobe_resv"
 	only=$(echo $only)
 fi
 

@@ -11,6 +11,7 @@
 #include "core/itrace.h"
 #include "exec/exec.h"
 #include "kdb.h"
+#include "wrap_kdb.h"
 
 static void kdb_write(struct itrace_out *o, const char *s, size_t len)
 {
@@ -70,7 +71,7 @@ static int itshow_kdb(int argc, const char **argv)
  * allowed (kdb.cmd_enable=0x2, or lockdown=integrity). Bare, both only
  * show status: always safe, like `summary`.
  */
-static kdbtab_t itrace_cmds[] = {
+static struct itrace_kdb_cmd itrace_cmds[] = {
 	{
 		.name = "itrace",
 		.func = itrace_kdb,
@@ -97,11 +98,11 @@ int itrace_kdb_init(void)
 	if (!kdb_merge)
 		return -ENOMEM;
 	for (i = 0; i < ARRAY_SIZE(itrace_cmds); i++) {
-		if (kdb_register(&itrace_cmds[i])) {
+		if (itrace_kdb_register(&itrace_cmds[i])) {
 			pr_err("kdb command '%s' already registered\n",
 			       itrace_cmds[i].name);
 			while (i--)
-				kdb_unregister(&itrace_cmds[i]);
+				itrace_kdb_unregister(&itrace_cmds[i]);
 			itrace_merge_free(kdb_merge);
 			return -EBUSY;
 		}
@@ -114,6 +115,6 @@ void itrace_kdb_exit(void)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(itrace_cmds); i++)
-		kdb_unregister(&itrace_cmds[i]);
+		itrace_kdb_unregister(&itrace_cmds[i]);
 	itrace_merge_free(kdb_merge);
 }
