@@ -41,8 +41,16 @@ step() {
 mkdir -p "$ITRACE_CACHE"
 exec 9>"$ITRACE_CACHE/dkms.lock"
 flock 9
+# dkms 2 (Debian 11's) "prepares" a tree named by --kernelsourcedir
+# (mrproper, oldconfig, prepare), which wipes a headers package's
+# generated files; dkms 3 never does, and calls the option deprecated.
+prep=()
+case $(dkms --version 2>/dev/null) in
+*[-:" "]2.*) prep=(--no-prepare-kernel) ;;
+esac
 step add "${mod[@]}" "${opts[@]}"
-step build "${mod[@]}" -k "$release" --kernelsourcedir "$kdir" "${opts[@]}"
+step build "${mod[@]}" -k "$release" --kernelsourcedir "$kdir" \
+	${prep[@]+"${prep[@]}"} "${opts[@]}"
 step install "${mod[@]}" -k "$release" --kernelsourcedir "$kdir" \
 	--no-depmod "${opts[@]}"
 ko=$(find "$out/lib/modules/$release" -name 'kdb_itrace.ko*' | head -n1)

@@ -120,12 +120,16 @@ ITRACE_TIME_SCALE=${ITRACE_TIME_SCALE:-1}
 	die "ITRACE_TIME_SCALE must be a whole number >= 1"
 # KSUITE: the Debian suite of the kernel line (its source, its own
 # kernel and headers); "" for this machine's own (bookworm's) archive.
-case "$ITRACE_KVER" in
-6.1 | 6.12) KSUITE= ;;
-5.10) KSUITE=bullseye ;;
-7.3) KSUITE=trixie-backports ;;
-*) die "unknown ITRACE_KVER '$ITRACE_KVER' (5.10, 6.1, 6.12 or 7.3)" ;;
-esac
+line_suite() { # line_suite LINE: its suite, "" for bookworm's own
+	case $1 in
+	6.1 | 6.12) echo "" ;;
+	5.10) echo bullseye ;;
+	7.3) echo trixie-backports ;;
+	*) return 1 ;;
+	esac
+}
+KSUITE=$(line_suite "$ITRACE_KVER") ||
+	die "unknown ITRACE_KVER '$ITRACE_KVER' (5.10, 6.1, 6.12 or 7.3)"
 export ITRACE_KVARIANT ITRACE_TIME_SCALE ITRACE_KVER
 # Arch, kernel line (when not the default 6.1) and variant: names the
 # kernel cache dir and the build/ subdir, so one kernel's objects never
@@ -181,6 +185,29 @@ suite_download() {
 	mkdir -p "$dir"
 	(cd "$dir" && suite_apt "$suite" apt-get download -q "$@" >&2) ||
 		die "apt-get download $* from $suite failed"
+}
+# in_kernel_root CMD...: CMD where Debian's own kernel of this line is
+# built against: here for bookworm's, in a root of its own release for
+# the others (suite-root.sh: their headers want their compiler), where
+# this checkout and the cache are at their own paths. KDIR paths given to
+# CMD are the root's (kernel_root_path).
+in_kernel_root() {
+	if [ "$ITRACE_KVARIANT" = stock ] && [ -n "$KSUITE" ]; then
+		"$ITRACE_TOP/scripts/qemu/suite-root.sh" --run "$KSUITE" \
+			env ITRACE_CACHE="$ITRACE_CACHE" ITRACE_ARCH="$ITRACE_ARCH" \
+			ITRACE_KVER="$ITRACE_KVER" ITRACE_KVARIANT="$ITRACE_KVARIANT" "$@"
+	else
+		"$@"
+	fi
+}
+# kernel_root_path PATH: PATH (under a suite root) as in_kernel_root's
+# commands see it
+kernel_root_path() {
+	if [ "$ITRACE_KVARIANT" = stock ] && [ -n "$KSUITE" ]; then
+		echo "${1#"$ITRACE_CACHE/root/$KSUITE"}"
+	else
+		echo "$1"
+	fi
 }
 # kernel_src_version: the version of linux-source-$ITRACE_KVER that the
 # test kernel is built from: bookworm's installed one, or the candidate of

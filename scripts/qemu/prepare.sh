@@ -61,7 +61,10 @@ elif [ "$ITRACE_VIA_DKMS" = 1 ]; then
 	# build beside it: the style group's W=1 builds are the warnings
 	# check for these kernels too (tests/checkpatch.sh).
 	[ -n "${release:-}" ] || release=$(cat "$kdir/include/config/kernel.release")
-	ko=$("$ITRACE_TOP/scripts/qemu/dkms-build.sh" "$kdir" "$release" "$b/dkms")
+	# (Debian's own 5.10 and 7.3: in a root of their release, lib.sh's
+	# in_kernel_root, whose compiler their headers name)
+	ko=$(in_kernel_root "$ITRACE_TOP/scripts/qemu/dkms-build.sh" \
+		"$(kernel_root_path "$kdir")" "$release" "$b/dkms")
 	module=(--module "$ko")
 else
 	# Built from a copy per arch: one tree's objects must not be
@@ -85,8 +88,9 @@ else
 	# (kdb-itrace/core/testhook.h; tests/vm/races.exp)
 	hooks=()
 	[ "$ITRACE_KVARIANT" != debug ] || hooks=(ITRACE_TEST_HOOKS=1)
-	run module make -C "$kdir" M="$b/module" ARCH="$KARCH" \
-		CROSS_COMPILE="$KCROSS" W=1 ${hooks[@]+"${hooks[@]}"} modules
+	run module in_kernel_root make -C "$(kernel_root_path "$kdir")" \
+		M="$b/module" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" W=1 \
+		${hooks[@]+"${hooks[@]}"} modules
 	module=(--module "$b/module/kdb_itrace.ko")
 fi
 # The debug kernel's checkers get a canary (tests/vm/debug_canary.exp).

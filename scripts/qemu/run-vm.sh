@@ -30,7 +30,7 @@
 #   --expect SCRIPT [ARGS...]  run "expect -f SCRIPT ARGS" instead of an
 #                     interactive console; must be the last option
 #
-# Env: ITRACE_KVER  6.1 (default) or 6.12: the kernel line
+# Env: ITRACE_KVER  6.1 (default), 5.10, 6.12 or 7.3: the kernel line
 #      ITRACE_KVARIANT  debug: boot the debug kernel (KASAN, lockdep,
 #                     kmemleak; see scripts/qemu/config/debug.config);
 #                     stock: Debian's own kernel (no kdb; x86_64)
