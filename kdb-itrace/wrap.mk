@@ -40,5 +40,6 @@ ccflags-y += $(call itrace_probe,ITRACE_HAVE_VMA_LOOKUP,vma_lookup,include/linux
 ccflags-y += $(call itrace_probe,ITRACE_PTRACE_FROZEN,JOBCTL_PTRACE_FROZEN,include/linux/sched/jobctl.h)
 ccflags-y += $(call itrace_probe,ITRACE_TP_EXIT_GROUP,bool group_dead,include/trace/events/sched.h)
 ccflags-y += $(call itrace_probe,ITRACE_KDB_TAB,kdbtab_t,include/linux/kdb.h)
-ccflags-y += $(call itrace_probe,ITRACE_X86_MSRQ,define rdmsrq,arch/x86/include/asm/msr.h)
-ccflags-y += $(call itrace_probe,ITRACE_PPC_SET_RETURN,regs_set_return_msr,arch/powerpc/include/asm/ptrace.h)
+# the arch's own headers: a source tree holds every arch's
+ccflags-y += $(call itrace_probe,ITRACE_X86_MSRQ,define rdmsrq,arch/$(SRCARCH)/include/asm/msr.h)
+ccflags-y += $(call itrace_probe,ITRACE_PPC_SET_RETURN,regs_set_return_msr,arch/$(SRCARCH)/include/asm/ptrace.h)

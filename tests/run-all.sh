@@ -101,6 +101,8 @@ vm_lanes() {
 	# the id the moved part waits for (tests/vm/run.sh)
 	export ITRACE_VM_RUN=$$-$(date +%s)
 	for a in "${!lanes[@]}"; do
+		# (emptied by a move, with ITRACE_FLAVOURS)
+		[ -n "${lanes[$a]// /}" ] || continue
 		logs+=("$top/build/vm-lane-$a.log")
 		(
 			t=$(date +%s)
