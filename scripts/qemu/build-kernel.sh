@@ -31,8 +31,7 @@ fi
 # mainline_exports DIR: take out Debian's export of task_work_add
 # (debian/patches/debian/export-symbols-needed-by-android-drivers.patch,
 # for a modular binder: EXPORT_SYMBOL on 5.10, _GPL since; mainline never
-# exported it). The module must
-# load without it (kdb-itrace/core/ksym.c).
+# exported it). The module must load without it (kdb-itrace/core/ksym.c).
 mainline_exports() {
 	sed -i -E '/^EXPORT_SYMBOL(_GPL)?\(task_work_add\);$/d' "$1/kernel/task_work.c"
 	! grep -q 'EXPORT_SYMBOL.*(task_work_add)' "$1/kernel/task_work.c" ||

@@ -149,11 +149,19 @@ KSRC_PKG=linux-source-$ITRACE_KVER
 # configuration for another Debian suite (its lists and downloads under
 # $ITRACE_CACHE/apt/SUITE), never the machine's own sources. SUITE is a
 # release (bullseye) or a release's extra archive (trixie-backports), with
-# the release's security archive. Reads the lists once; `apt-get update`
+# the release's security archive; "" is this machine's own apt. Reads the
+# lists once; `apt-get update`
 # there again with ITRACE_APT_UPDATE=1.
 suite_apt() {
 	local suite=$1 tool=$2 d rel
 	shift 2
+	if [ -z "$suite" ]; then
+		# "": this machine's own archive
+		local sandbox=()
+		[ "$(id -u)" -ne 0 ] || sandbox=(-o APT::Sandbox::User=root)
+		"$tool" "${sandbox[@]}" "$@"
+		return
+	fi
 	d=$ITRACE_CACHE/apt/$suite
 	rel=${suite%%-*}
 	local opts=(-o "Dir::Etc::sourcelist=$d/sources.list"

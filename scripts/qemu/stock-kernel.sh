@@ -40,13 +40,7 @@ esac
 suite=$(line_suite "$line")
 
 # aptc ARGS...: apt-cache on the line's suite
-aptc() {
-	if [ -n "$suite" ]; then
-		suite_apt "$suite" apt-cache "$@"
-	else
-		apt-cache "$@"
-	fi
-}
+aptc() { suite_apt "$suite" apt-cache "$@"; }
 # newest_pkg: the highest ABI of the line the package lists know
 newest_pkg() {
 	aptc search --names-only "$pat" | cut -d' ' -f1 | sort -V | tail -n1
@@ -65,17 +59,7 @@ ver=$(aptc policy "$pkg$debarch" | sed -n 's/^  Candidate: //p')
 dest=$ITRACE_CACHE/stock/$release-$ver
 
 # download PKG...: apt-get download into $dest/deb
-download() {
-	local sandbox=()
-	if [ -n "$suite" ]; then
-		suite_download "$suite" "$dest/deb" "$@"
-		return
-	fi
-	[ "$(id -u)" -ne 0 ] || sandbox=(-o APT::Sandbox::User=root)
-	mkdir -p "$dest/deb"
-	(cd "$dest/deb" && apt-get download -q "${sandbox[@]}" "$@" >&2) ||
-		die "apt-get download $* failed"
-}
+download() { suite_download "$suite" "$dest/deb" "$@"; }
 
 root=
 if [ -n "$suite" ]; then
