@@ -44,8 +44,6 @@ if [ -e "$dest/.itrace-fetched" ] && [ -x "$bb" ]; then
 fi
 
 pkg=busybox-static:$debarch
-# apt waits for a busy apt/dpkg lock instead of failing at once.
-lockwait=(-o DPkg::Lock::Timeout=300)
 if ! dpkg --print-foreign-architectures | grep -qx "$debarch"; then
 	[ "$(id -u)" -eq 0 ] || die "the $debarch architecture is not enabled in dpkg; run once:
   sudo dpkg --add-architecture $debarch && sudo apt-get update
@@ -54,8 +52,7 @@ then run $0 again (it only downloads, it installs nothing)"
 	dpkg --add-architecture "$debarch"
 	# The package lists must now include the new architecture.
 	say "busybox: apt-get update"
-	apt-get update -qq "${lockwait[@]}" >&2 ||
-		die "apt-get update failed (after adding $debarch)"
+	apt_update
 fi
 
 tmp=$(mktemp -d "$ITRACE_CACHE/busybox/fetch.XXXXXX")
@@ -69,7 +66,7 @@ say "busybox: apt-get download $pkg (into $tmp)"
 if ! fetch; then
 	[ "$(id -u)" -eq 0 ] || die "apt-get download $pkg failed; the package lists may be stale: run 'sudo apt-get update' and retry"
 	say "busybox: download failed, apt-get update and one more try"
-	apt-get update -qq "${lockwait[@]}" >&2 || die "apt-get update failed"
+	apt_update
 	fetch || die "apt-get download $pkg failed (is the $debarch archive reachable?)"
 fi
 deb=$(find "$tmp" -maxdepth 1 -name "busybox-static_*_$debarch.deb" | head -n1)

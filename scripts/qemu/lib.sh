@@ -31,6 +31,18 @@ apt_install() {
 		"${APT_LOCKWAIT[@]}" --no-install-recommends "$@" >&2
 }
 
+# apt_update [APT-GET-OPTION...]: apt-get update, where one index that
+# fails is no reason to stop. A mirror caught mid-sync serves an index
+# whose size its Release file does not give ("File has unexpected
+# size ... Mirror sync in progress?": seen with bookworm-security's
+# ppc64el Packages), and apt-get then exits 100 though every other list
+# is fresh. The install or download that follows says so if a package
+# it needs is really missing; a warning here names the cause.
+apt_update() {
+	apt-get "$@" -qq "${APT_LOCKWAIT[@]}" update >&2 ||
+		say "warning: apt-get update reported errors (above); going on with the lists it has"
+}
+
 # need_pkgs PKG...: install missing Debian packages when root, else
 # print the exact apt command and stop.
 need_pkgs() {
@@ -45,11 +57,11 @@ need_pkgs() {
 	fi
 	say "installing: ${missing[*]}"
 	if [ ! -e "$ITRACE_CACHE/.apt-updated" ]; then
-		apt-get update -qq "${APT_LOCKWAIT[@]}" >&2 || die "apt-get update failed"
+		apt_update
 		mkdir -p "$ITRACE_CACHE" && touch "$ITRACE_CACHE/.apt-updated"
 	fi
 	apt_install "${missing[@]}" ||
-		{ apt-get update -qq "${APT_LOCKWAIT[@]}" >&2 && apt_install "${missing[@]}"; } ||
+		{ apt_update && apt_install "${missing[@]}"; } ||
 		die "apt-get install ${missing[*]} failed"
 }
 
@@ -181,7 +193,7 @@ suite_apt() {
 			echo "deb [signed-by=$key] http://deb.debian.org/debian-security $rel-security main"
 		} >"$d/sources.list"
 		say "reading the package lists of Debian $suite (private apt configuration in $d)"
-		apt-get "${opts[@]}" -qq update >&2 || die "apt-get update for $suite failed"
+		apt_update "${opts[@]}"
 		touch "$d/.updated"
 	fi
 	"$tool" "${opts[@]}" "$@"

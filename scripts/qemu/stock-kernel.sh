@@ -49,7 +49,7 @@ newest_pkg() {
 [ -z "$debarch" ] || "$ITRACE_TOP/scripts/qemu/busybox.sh" >/dev/null
 pkg=$(newest_pkg)
 if [ -z "$pkg" ] && [ -z "$suite" ] && [ "$(id -u)" -eq 0 ]; then
-	apt-get update -qq "${APT_LOCKWAIT[@]}" >&2 || die "apt-get update failed"
+	apt_update
 	pkg=$(newest_pkg)
 fi
 [ -n "$pkg" ] || die "no package matches $pat${suite:+ in $suite} (apt-get update?)"

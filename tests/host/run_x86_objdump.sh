@@ -29,7 +29,8 @@ install_pkg() {
 	echo "x86-decode: installing $1"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get install -y -q "$1" >/dev/null ||
-		{ apt-get update -q >/dev/null &&
+		{ apt-get update -q >/dev/null ||
+		    echo "x86-decode: apt-get update reported errors; going on" >&2
 		  apt-get install -y -q "$1" >/dev/null; } ||
 		die "cannot install $1"
 }
