@@ -40,7 +40,10 @@ excepted() {
 		[ "$key" = "$arch $1 $2" ] && echo "$why"
 	done
 }
-modes="insn|block|insn func tt_body|insn threads follow follow-exec"
+# The follow mode logs nothing (kinds none): the step path that decodes
+# only what the program's own TF needs (arch/x86/trap.c quiet_step())
+# runs every program too.
+modes="insn|block|insn func tt_body|insn kinds none threads follow follow-exec"
 
 # run PROG OUT: the program's output and end, in OUT (ARGS its arguments)
 run() {
