@@ -79,7 +79,8 @@ tools:
 	@$(MAKE) -C tools/itrace-dump
 
 module:
-	@kdir=$(KDIR_CMD) && $(MAKE) -C "$$kdir" M=$(CURDIR) $(KARGS) W=1 modules
+	@kdir=$(KDIR_CMD) && $(MAKE) -C "$$kdir" M=$(CURDIR) $(KARGS) \
+		$$(bash -c '. $(Q)/lib.sh && kbuild_pahole "$$1"' _ "$$kdir") W=1 modules
 
 install:
 	$(MAKE) -C "$(INSTALL_KDIR)" M=$(CURDIR) modules

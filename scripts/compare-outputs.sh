@@ -39,6 +39,7 @@ mkdir -p "$out/old-src" "$out/stage/lib/modules/old"
 say "module of ${rev:0:12} against $kdir"
 git -C "$ITRACE_TOP" archive "$rev" Kbuild kdb-itrace arch | tar -x -C "$out/old-src"
 make -C "$kdir" M="$out/old-src" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" W=1 \
+	$(kbuild_pahole "$kdir") \
 	${hooks[@]+"${hooks[@]}"} modules >"$out/old-build.log" 2>&1 ||
 	die "the module of ${rev:0:12} did not build (log: $out/old-build.log)"
 cp "$out/old-src/kdb_itrace.ko" "$out/stage/lib/modules/old/"

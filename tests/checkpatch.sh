@@ -68,6 +68,7 @@ build_clean() { # build_clean ARCH KVER|stock-KVER NAME MAKEARGS...
 	# -j2: the fuzz group runs beside this one, and stops before it
 	log=$(ITRACE_ARCH=$arch; . "$top/scripts/qemu/lib.sh"
 	      make -j2 -C "$kdir" M="$d" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" \
+		$(kbuild_pahole "$kdir") \
 		"$@" modules 2>&1)
 	local rc=$? ksrc theirs note=
 	# A warning located in the kernel's own source tree is the kernel's

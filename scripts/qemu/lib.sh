@@ -286,4 +286,17 @@ kernel_key() {
 	echo "$ITRACE_FLAVOUR-$(kernel_src_version)-$h"
 }
 kernel_dir() { echo "$ITRACE_CACHE/kernel/$(kernel_key)"; }
+# kbuild_pahole KDIR: the make argument an external module build against
+# KDIR needs when that kernel was configured with no pahole on the
+# machine (CONFIG_PAHOLE_VERSION=0): "no pahole" for kbuild too. Debian's
+# 7.3 kbuild compares the two at every module build and warns when they
+# differ, and one of Debian's linux-headers packages (6.12's) pulls pahole
+# in, so on a fresh machine the order of kernel builds and header
+# installs decided whether the style group saw that warning. The test
+# kernels have no BTF: the module build never runs pahole.
+kbuild_pahole() {
+	if grep -qx 'CONFIG_PAHOLE_VERSION=0' "$1/.config" 2>/dev/null; then
+		echo "PAHOLE=no-pahole-when-this-kernel-was-configured"
+	fi
+}
 kernel_src_dir() { echo "$ITRACE_CACHE/src/linux-$(kernel_src_version)"; }

@@ -90,6 +90,7 @@ else
 	[ "$ITRACE_KVARIANT" != debug ] || hooks=(ITRACE_TEST_HOOKS=1)
 	run module in_kernel_root make -C "$(kernel_root_path "$kdir")" \
 		M="$b/module" ARCH="$KARCH" CROSS_COMPILE="$KCROSS" W=1 \
+		$(kbuild_pahole "$kdir") \
 		${hooks[@]+"${hooks[@]}"} modules
 	module=(--module "$b/module/kdb_itrace.ko")
 fi
@@ -98,7 +99,7 @@ if [ "$ITRACE_KVARIANT" = debug ]; then
 	rm -rf "$b/kmod"
 	mkdir -p "$b/kmod"
 	cp "$ITRACE_TOP"/tests/kmod/Kbuild "$ITRACE_TOP"/tests/kmod/*.c "$b/kmod/"
-	run kmod make -C "$kdir" M="$b/kmod" ARCH="$KARCH" \
+	run kmod make -C "$kdir" M="$b/kmod" ARCH="$KARCH" $(kbuild_pahole "$kdir") \
 		CROSS_COMPILE="$KCROSS" W=1 modules
 	module+=(--kmod "$b/kmod/itrace_canary.ko")
 	# and a copy of the module signed with the kernel's build key, the
