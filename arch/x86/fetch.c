@@ -6,9 +6,7 @@
  * decoder memo (insn_cache.h); it replaced a 15-byte copy_from_user_nmi()
  * and a full decode per trap, which cost as much again as the bare trap
  * (make bench, docs/BENCH.md). An instruction within 16 bytes of an
- * unreadable page takes the byte copy and the plain decoder. A step that
- * logs nothing loads one word and looks at its opcode alone
- * (itrace_x86_plain_user()).
+ * unreadable page takes the byte copy and the plain decoder.
  */
 #include <linux/errno.h>
 #include <linux/percpu.h>
@@ -71,29 +69,4 @@ fault:
 short_read:
 	pagefault_enable();
 	return decode_short(ip, mode, d);
-}
-
-/*
- * Whether the instruction at @ip is certainly plain (itrace_x86_plain():
- * no EFLAGS load or store, no system call), from one 8-byte user load;
- * false when the word cannot be read.
- */
-bool itrace_x86_plain_user(struct pt_regs *regs, unsigned long ip)
-{
-	const u64 __user *p = (const u64 __user *)ip;
-	u64 w0;
-
-	pagefault_disable();
-	if (!user_access_begin(p, sizeof(*p)))
-		goto no;
-	unsafe_get_user(w0, p, fault);
-	user_access_end();
-	pagefault_enable();
-	return itrace_x86_plain(w0, user_64bit_mode(regs) ?
-				ITRACE_X86_MODE64 : ITRACE_X86_MODE32);
-fault:
-	user_access_end();
-no:
-	pagefault_enable();
-	return false;
 }

@@ -327,22 +327,6 @@ static __always_inline bool utf_step(struct itrace_slot *s,
 	return itrace_x86_utf_slow(s, regs, d);
 }
 
-/*
- * A step that logs nothing (kinds none, outside a range, a trigger not
- * hit yet) needs its instruction only for the program's own TF: with no
- * TF of the program's and no sigreturn in flight, an opcode that touches
- * neither EFLAGS nor the kernel settles it without the decode. A block
- * step or a line has no single instruction to look at, and utf_step()
- * would say "not theirs" for it all the same.
- */
-static __always_inline bool quiet_step(struct itrace_slot *s,
-				       struct pt_regs *regs, bool log)
-{
-	return !log && likely(!s->arch.utf && !s->arch.sigret) &&
-	       (s->arch.btf || s->arch.line ||
-		itrace_x86_plain_user(regs, s->prev_ip));
-}
-
 /* Only a sigreturn's number in ax makes a step worth a closer look. */
 static __always_inline void sigret_check(struct itrace_slot *s,
 					 struct pt_regs *regs)
@@ -370,13 +354,8 @@ int itrace_arch_step(struct itrace_slot *s, void *data, bool log,
 	if (!is_step(s, a))
 		return NOTIFY_DONE;
 	s->steps++;
-	if (quiet_step(s, regs, log)) {
-		d = NULL;
-		theirs = false;
-	} else {
-		d = stepped(s, regs);
-		theirs = utf_step(s, regs, d);
-	}
+	d = stepped(s, regs);
+	theirs = utf_step(s, regs, d);
 	if (log)
 		log_trap(s, regs, d);
 	s->prev_ip = regs->ip;

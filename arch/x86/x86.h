@@ -19,7 +19,6 @@ int itrace_x86_fetch_init(void);
 void itrace_x86_fetch_exit(void);
 bool itrace_x86_decode_user(struct pt_regs *regs, unsigned long ip,
 			    struct itrace_x86_insn *d);
-bool itrace_x86_plain_user(struct pt_regs *regs, unsigned long ip);
 
 /* sigframe.c: the program's own TF */
 /* ia32 and x32 sigreturn numbers (their unistd headers are not ours) */

@@ -3,9 +3,7 @@
  * Host tests of the x86 trap path's pure parts: the decoder memo
  * (insn_cache.h) must give exactly what the decoder gives for the same
  * bytes and mode, whatever it held before at that ip or at a colliding
- * one; the kind of one single step (step_kind.h); and the prefilter of
- * steps that log nothing (itrace_x86_plain()), which must never call
- * plain what the decoder gives an eflags class or the system-call kind.
+ * one; and the kind of one single step (step_kind.h).
  */
 #include <stdlib.h>
 #include "check.h"
@@ -149,94 +147,9 @@ static void step_tests(void)
 	CHECK("step indirect jmp", kind_of(jmpr, 0x100, 0x5000) == ITRACE_K_IJMP);
 }
 
-/* what the prefilter must not miss: the decoder's verdict on @b */
-static bool needs_decode(const u8 *b, enum itrace_x86_mode mode)
-{
-	struct itrace_x86_insn d;
-
-	if (itrace_x86_decode(b, 16, mode, &d))
-		return false;
-	return d.eflags != ITRACE_X86_EF_NONE || d.kind == ITRACE_K_SYSCALL;
-}
-
-static bool plain(const u8 *b, enum itrace_x86_mode mode)
-{
-	u64 w0, w1;
-
-	words(b, &w0, &w1);
-	return itrace_x86_plain(w0, mode);
-}
-
-/* bytes that make prefixes and the special opcodes frequent */
-static const u8 hot[] = {
-	0x66, 0x67, 0xf2, 0xf3, 0xf0, 0x2e, 0x3e, 0x26, 0x36, 0x64, 0x65,
-	0x40, 0x48, 0x4f, 0x0f, 0x9c, 0x9d, 0xcf, 0xcd, 0x80, 0x05, 0x34,
-	0x01, 0xec, 0xca, 0xc4, 0xc5, 0x62,
-};
-
-static void plain_tests(void)
-{
-	static const struct { u8 b[16]; int m32; bool plain; const char *name; } t[] = {
-		{ { 0x9c }, 0, false, "pushf" },
-		{ { 0x66, 0x9c }, 0, false, "pushfw" },
-		{ { 0x48, 0x9d }, 0, false, "rex popf" },
-		{ { 0x48, 0xcf }, 0, false, "iretq" },
-		{ { 0xcd, 0x80 }, 1, false, "int 0x80" },
-		{ { 0xcd, 0x03 }, 0, false, "int 3 (imm form: decoded)" },
-		{ { 0x0f, 0x05 }, 0, false, "syscall" },
-		{ { 0x0f, 0x34 }, 1, false, "sysenter" },
-		{ { 0xf3, 0x0f, 0x01, 0xec }, 0, false, "uiret" },
-		{ { 0xf2, 0x0f, 0x01, 0xca }, 0, false, "erets" },
-		{ { 0x66, 0x66, 0x66, 0x66, 0x66, 0x66, 0x90 }, 0, false,
-		  "seven bytes of prefixes: decoded" },
-		{ { 0x48, 0x89, 0xe5 }, 0, true, "mov" },
-		{ { 0x0f, 0x84, 1, 2, 3, 4 }, 0, true, "jcc rel32" },
-		{ { 0x0f, 0x01, 0xf9 }, 0, true, "rdtscp" },
-		{ { 0xe8, 1, 2, 3, 4 }, 0, true, "call" },
-		{ { 0xc3 }, 0, true, "ret" },
-		{ { 0xf3, 0x48, 0xab }, 0, true, "rep stosq" },
-		{ { 0x40 }, 1, true, "inc eax (32-bit)" },
-		{ { 0x9e }, 0, true, "sahf" },
-	};
-	unsigned int i, j, bad = 0, missed = 0, n = 0, both = 0;
-	char name[96];
-	u8 b[16];
-
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		snprintf(name, sizeof(name), "x86 plain prefilter: %s", t[i].name);
-		CHECK(name, plain(t[i].b, t[i].m32) == t[i].plain);
-	}
-	/*
-	 * Random and prefix-heavy bytes in both modes: plain only where the
-	 * decoder agrees; and plain for nearly all the rest (a prefilter
-	 * that says "decode" for everything would pass the first check).
-	 */
-	srand(2);
-	for (i = 0; i < 2000000; i++) {
-		enum itrace_x86_mode mode = i & 1;
-
-		for (j = 0; j < 16; j++)
-			b[j] = (i & 2) ? hot[rand() % sizeof(hot)] : (u8)rand();
-		if (needs_decode(b, mode)) {
-			bad += plain(b, mode);
-			n++;
-		} else {
-			missed += !plain(b, mode);
-			both++;
-		}
-	}
-	CHECK("x86 plain prefilter: nothing the decoder classes as eflags or syscall in 2000000 random (half prefix-heavy) byte strings, both modes",
-	      bad == 0 && n > 10000);
-	CHECK("x86 plain prefilter: plain for at least 85 % of the rest",
-	      missed * 100 <= both * 15);
-	printf("# plain prefilter: %u of %u needing a decode called plain, %u of %u others sent to the decoder\n",
-	       bad, n, missed, both);
-}
-
 int main(void)
 {
 	cache_tests();
 	step_tests();
-	plain_tests();
 	return check_failed != 0;
 }

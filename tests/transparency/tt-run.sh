@@ -40,8 +40,9 @@ excepted() {
 		[ "$key" = "$arch $1 $2" ] && echo "$why"
 	done
 }
-# The follow mode logs nothing (kinds none): the step path that decodes
-# only what the program's own TF needs (arch/x86/trap.c quiet_step())
+# The follow mode logs nothing (kinds none): the trap path without its
+# records (what `off`, a trigger's wait and kinds none take), which must
+# keep the program's own TF and sigreturns as the logging path does,
 # runs every program too.
 modes="insn|block|insn func tt_body|insn kinds none threads follow follow-exec"
 

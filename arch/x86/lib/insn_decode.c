@@ -275,41 +275,6 @@ static inline int skip_modrm(const u8 *buf, unsigned int p, unsigned int lim,
 	return p + (e & MR_DISP);
 }
 
-/*
- * Phase 0 for a step that logs nothing: the prefixes skipped as the
- * decoder skips them (a REX only in 64-bit mode), then one look at the
- * opcode. Only what can make the eflags class or the system-call kind
- * needs the full decode: pushf, popf, iret, int (int 0x80), and of the
- * 0F map syscall, sysenter and 0F 01's uiret/erets forms. Anything that
- * does not end its prefixes within the first six bytes is left to the
- * decoder too, so the opcode and two bytes after it are in @w0.
- */
-bool itrace_x86_plain(u64 w0, enum itrace_x86_mode mode)
-{
-	unsigned int i, op, b1, b2;
-
-	for (i = 0; i < 6; i++, w0 >>= 8) {
-		op = w0 & 0xff;
-		if (pfx[op] && (pfx[op] != P_REX || mode == ITRACE_X86_MODE64))
-			continue;
-		b1 = (w0 >> 8) & 0xff;
-		b2 = (w0 >> 16) & 0xff;
-		switch (op) {
-		case 0x9c:
-		case 0x9d:
-		case 0xcd:
-		case 0xcf:
-			return false;
-		case 0x0f:
-			return b1 != 0x05 && b1 != 0x34 &&
-			       !(b1 == 0x01 && (b2 == 0xec || b2 == 0xca));
-		default:
-			return true;
-		}
-	}
-	return false;
-}
-
 int itrace_x86_decode(const u8 *buf, unsigned int avail,
 		      enum itrace_x86_mode mode, struct itrace_x86_insn *out)
 {

@@ -55,12 +55,4 @@ enum itrace_x86_eflags_op {
 int itrace_x86_decode(const u8 *buf, unsigned int avail,
 		      enum itrace_x86_mode mode, struct itrace_x86_insn *out);
 
-/*
- * True if the instruction whose first 8 bytes are @w0 (little-endian)
- * certainly decodes with eflags ITRACE_X86_EF_NONE and a kind other than
- * ITRACE_K_SYSCALL, or not at all: a step that logs nothing then needs
- * no decode. False: decode it (not "it is one of them").
- */
-bool itrace_x86_plain(u64 w0, enum itrace_x86_mode mode);
-
 #endif /* _ITRACE_X86_INSN_DECODE_H */
