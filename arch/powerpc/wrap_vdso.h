@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Telling the vDSO's mapping apart (text.c, for image.c's map walk).
+ * Telling the vDSO's mapping apart (regs.c, for image.c's map walk).
  * Before 5.11 powerpc mapped it with install_special_mapping(), whose
  * vm_ops give no name: /proc/pid/maps names it through arch_vma_name()
  * (not exported), which compares the mapping's start with
