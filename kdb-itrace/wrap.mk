@@ -24,8 +24,6 @@
 #                            and wrmsrq() (6.16)
 #   ITRACE_PPC_SET_RETURN    regs_set_return_msr()/_ip()       arch/powerpc/wrap_regs.h
 #                            keep the SRR fast path (5.14)
-#   ITRACE_PPC_VDSO_BASE     the vDSO's mapping is told by     arch/powerpc/wrap_vdso.h
-#                            mm->context.vdso_base (< 5.11)
 #
 # Macros of the kernel itself serve as their own probe, in the wrapper:
 # struct_size_t (core/wrap_overflow.h), CET_ENDBR_EN (arch/x86/ibt.c).
@@ -45,4 +43,3 @@ ccflags-y += $(call itrace_probe,ITRACE_KDB_TAB,kdbtab_t,include/linux/kdb.h)
 # the arch's own headers: a source tree holds every arch's
 ccflags-y += $(call itrace_probe,ITRACE_X86_MSRQ,define rdmsrq,arch/$(SRCARCH)/include/asm/msr.h)
 ccflags-y += $(call itrace_probe,ITRACE_PPC_SET_RETURN,regs_set_return_msr,arch/$(SRCARCH)/include/asm/ptrace.h)
-ccflags-y += $(call itrace_probe,ITRACE_PPC_VDSO_BASE,unsigned long vdso_base;,arch/$(SRCARCH)/include/asm/book3s/64/mmu.h)

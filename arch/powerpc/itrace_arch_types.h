@@ -42,11 +42,6 @@ struct itrace_arch_slot {
 bool itrace_arch_slot_busy(const struct itrace_arch_slot *a);
 #define itrace_arch_slot_busy itrace_arch_slot_busy
 
-/* regs.c: the vDSO's mapping before 5.11 (kdb-itrace/core/arch.h) */
-struct vm_area_struct;
-const char *itrace_arch_vma_name(struct vm_area_struct *vma);
-#define itrace_arch_vma_name itrace_arch_vma_name
-
 /* regs.c: ELFv2 local entry points (kdb-itrace/core/arch.h) */
 unsigned long itrace_arch_func_entry(unsigned long addr);
 #define itrace_arch_func_entry itrace_arch_func_entry

@@ -3,16 +3,13 @@
  * POWER user registers for `itrace regs`: the pt_regs a task saved at
  * its last kernel entry, under gdb's names (nip msr lr ctr cr xer, then
  * r0..r31, orig_r3 and the vector it entered by). Reads only: any
- * context. Arguments (ELFv2): r3..r8 at a function's entry. And what the
- * symbol side needs of the arch: ELFv2 local entry points, and the vDSO's
- * mapping where its vm_ops do not name it (own context).
+ * context. Arguments (ELFv2): r3..r8 at a function's entry.
  */
 #include <linux/build_bug.h>
 #include <linux/kernel.h>
 #include <linux/uaccess.h>
 #include <asm/ptrace.h>
 #include "core/arch.h"
-#include "wrap_vdso.h"
 
 static const char *const gpr_names[32] = {
 	"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7",
@@ -77,10 +74,4 @@ unsigned long itrace_arch_func_entry(unsigned long addr)
 	    (w[1] & 0xffff0000) == 0x38420000)
 		return 8;
 	return 0;
-}
-
-/* A file-less mapping's name where its vm_ops give none (before 5.11). */
-const char *itrace_arch_vma_name(struct vm_area_struct *vma)
-{
-	return itrace_ppc_vma_is_vdso(vma) ? "[vdso]" : NULL;
 }

@@ -16,7 +16,6 @@ struct pt_regs;
 struct task_struct;
 struct die_args;
 struct k_sigaction;
-struct vm_area_struct;
 
 /*
  * Probe the CPU once at load time (e.g. does it honour block stepping)
@@ -73,19 +72,6 @@ unsigned long itrace_arch_return_address(struct pt_regs *regs);
 static inline unsigned long itrace_arch_func_entry(unsigned long addr)
 {
 	return 0;
-}
-#endif
-
-/*
- * Optional, own context (mmap lock held): the name of a file-less
- * executable mapping whose vm_ops give none, where the arch names it in
- * arch_vma_name() (not exported) instead: "[vdso]" for a vDSO mapped
- * that way (powerpc before 5.11). By default none.
- */
-#ifndef itrace_arch_vma_name
-static inline const char *itrace_arch_vma_name(struct vm_area_struct *vma)
-{
-	return NULL;
 }
 #endif
 

@@ -38,7 +38,6 @@
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
-#include "arch.h"
 #include "image.h"
 #include "testhook.h"
 
@@ -461,8 +460,6 @@ static u32 walk_maps(struct mm_struct *mm, struct itrace_symmap *m,
 		} else {
 			if (vma->vm_ops && vma->vm_ops->name)
 				name = vma->vm_ops->name(vma);	/* [vdso] */
-			if (!name)
-				name = itrace_arch_vma_name(vma);
 			if (name && !strcmp(name, "[vdso]"))
 				*vdso = nr;
 			strscpy(e->name, name ?: "[anon]", sizeof(e->name));

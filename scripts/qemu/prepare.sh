@@ -231,17 +231,10 @@ done
 # The kernel's vDSO image as the guest has it mapped, for the same
 # checkers, which name its functions "[vdso]:function" as the log does:
 # x86 embeds the stripped vdso64.so (arch/x86/entry/vdso/vdso2c), powerpc
-# vdso64.so.dbg as it is (vdso64_wrapper.S; 5.10 builds a stripped
-# vdso64.so beside it, which the kernel does not map). Only kernels
-# built here have one.
-case $KARCH in
-powerpc) vdso_names=(vdso64.so.dbg vdso64.so) ;;
-*) vdso_names=(vdso64.so vdso64.so.dbg) ;;
-esac
-vdso=
-for n in "${vdso_names[@]}"; do
-	[ -n "$vdso" ] || vdso=$(find "$kdir/arch" -name "$n" 2>/dev/null | head -n 1)
-done
+# vdso64.so.dbg as it is (vdso64_wrapper.S). Only kernels built here
+# have one.
+vdso=$(find "$kdir/arch" -name vdso64.so 2>/dev/null | head -n 1)
+[ -n "$vdso" ] || vdso=$(find "$kdir/arch" -name vdso64.so.dbg 2>/dev/null | head -n 1)
 [ -z "$vdso" ] || cp "$vdso" "$b/lib/[vdso]"
 run initramfs "$ITRACE_TOP/scripts/qemu/build-initramfs.sh" \
 	"$b/initramfs.cpio.gz" ${module[@]+"${module[@]}"} ${progs[@]+"${progs[@]}"} \
