@@ -5,7 +5,8 @@
 # checkpatch.pl --strict from the test kernel's own source
 # tree (one PASS/FAIL per file), and a W=1 build of the module for every
 # arch in $ITRACE_ARCHES and test-kernel line in ITRACE_KVERS (default
-# "6.1 5.10 6.12 7.3"), with sparse (C=2) on the first line's, plus W=1
+# "6.1 5.10 7.3", as make check's VM lanes; 6.12 is the stock headers'),
+# with sparse (C=2) on the first line's, plus W=1
 # against Debian's stock headers of the lines in ITRACE_STOCK_KVERS
 # (default "6.1 6.12"), that must print no warning.
 set -uo pipefail
@@ -46,18 +47,24 @@ done | xargs -0 -r -n 1 -P 2 bash -c 'checkpatch_one "$1"' _
 # again and the builds do not clobber each other's objects. Every kernel
 # the suite has: the test kernels of both lines (kdb, mainline exports),
 # and Debian's own 6.1 and 6.12 headers (no kdb; IBT on amd64 6.12).
+# Status 77: Debian's kernel cannot be fetched here (stock-kernel.sh),
+# one SKIP line.
 build_clean() { # build_clean ARCH KVER|stock-KVER NAME MAKEARGS...
-	local arch=$1 kver=$2 name=$3 kdir d log tag=$1
+	local arch=$1 kver=$2 name=$3 kdir d log tag=$1 stock
 	shift 3
+	[ "$kver" = 6.1 ] || tag+=-$kver
 	case $kver in
 	stock-*)
-		read -r _ _ kdir < <(ITRACE_ARCH=$arch \
-			"$top/scripts/qemu/stock-kernel.sh" "${kver#stock-}") ;;
+		stock=$(ITRACE_ARCH=$arch "$top/scripts/qemu/stock-kernel.sh" "${kver#stock-}")
+		if [ $? -eq 77 ]; then
+			echo "SKIP [$tag] module builds clean with $name: $stock"
+			return 77
+		fi
+		read -r _ _ kdir <<<"$stock" ;;
 	*)
 		kdir=$(ITRACE_ARCH=$arch ITRACE_KVER=$kver \
 			"$top/scripts/qemu/build-kernel.sh") ;;
 	esac
-	[ "$kver" = 6.1 ] || tag+=-$kver
 	[ -n "$kdir" ] ||
 		{ echo "FAIL [$tag] module builds clean with $name: no kernel"; return; }
 	d="$top/build/style/$tag"
@@ -129,7 +136,7 @@ builds_for() {
 	# __rcu, __percpu), which no kernel version changes, and it is most
 	# of this group's time (CI's budget).
 	first=1
-	for kver in ${ITRACE_KVERS:-6.1 5.10 6.12 7.3}; do
+	for kver in ${ITRACE_KVERS:-6.1 5.10 7.3}; do
 		if [ -n "$first" ]; then
 			build_clean "$arch" "$kver" "W=1 C=2 (sparse, test hooks in)" W=1 C=2 \
 				ITRACE_TEST_HOOKS=1
@@ -140,7 +147,7 @@ builds_for() {
 		first=
 	done
 	for kver in ${ITRACE_STOCK_KVERS:-6.1 6.12}; do
-		build_clean "$arch" "stock-$kver" "W=1" W=1
+		build_clean "$arch" "stock-$kver" "W=1" W=1 || [ $? -ne 77 ] || continue
 		# kdb is optional on purpose: none of its glue where it is absent
 		ko=$top/build/style/$arch-stock-$kver/kdb_itrace.ko
 		if [ -f "$ko" ] && ! nm "$ko" | grep -qE 'kdb_(printf|register)|itrace_kdb'; then

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # `make install` as the README gives it, for a plain kbuild build against
-# a kernel tree (here the x86_64 6.12 test kernel), into a scratch
+# a kernel tree (here the x86_64 7.3 test kernel), into a scratch
 # INSTALL_MOD_PATH and DESTDIR: the module lands in
 # /lib/modules/<release>/updates/ and depmod lists it; itrace-dump lands
-# in /usr/local/bin and runs. (DKMS has its own test: the x86_64-6.12 and stock
+# in /usr/local/bin and runs. (DKMS has its own test: the x86_64-7.3 and stock
 # VM suites boot the module dkms built.) One PASS/FAIL line per check.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-ITRACE_ARCH=x86_64 ITRACE_KVER=6.12
+ITRACE_ARCH=x86_64 ITRACE_KVER=7.3
 export ITRACE_ARCH ITRACE_KVER
 . "$top/scripts/qemu/lib.sh"
 
@@ -21,7 +21,7 @@ mkdir -p "$t/src"
 rm -f "$t/src/tools/itrace-dump/itrace-dump"
 if make -s -C "$t/src" install KDIR="$kdir" ARCH=x86 INSTALL_MOD_PATH="$t/root" \
 	DESTDIR="$t/root" >"$t/log" 2>&1; then
-	echo "PASS install: make install KDIR=<6.12 tree> INSTALL_MOD_PATH=... DESTDIR=... exits 0"
+	echo "PASS install: make install KDIR=<7.3 tree> INSTALL_MOD_PATH=... DESTDIR=... exits 0"
 else
 	echo "FAIL install: make install failed:"
 	tail -5 "$t/log" | sed 's/^/    /'

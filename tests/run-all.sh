@@ -18,11 +18,15 @@ else
 	groups=${*:-host style fuzz install vm}
 fi
 # The kernels the VM suite runs on, as build/ names them (lib.sh's
-# ITRACE_FLAVOUR: arch[-line][-variant]): the test kernels of the four
-# lines (5.10, 6.1, 6.12, 7.3) on both arches, Debian 12's own kernels of
-# its two lines on both arches (no kdb; the debugfs part of the suite),
-# or with ITRACE_KVARIANT=debug the debug kernels. ITRACE_FLAVOURS overrides the list; ITRACE_ARCHES (default
-# "x86_64 ppc64le") filters it by arch.
+# ITRACE_FLAVOUR: arch[-line][-variant]): the test kernels of three lines
+# (5.10, 6.1, 7.3) on both arches, Debian 12's own kernels of its two
+# lines (6.1, 6.12) on both arches (no kdb; the debugfs part of the
+# suite), or with ITRACE_KVARIANT=debug the debug kernels. The 6.12 test
+# kernels are left out of the default (CI runs cold: their two builds and
+# generation sets were 11 of its 80 minutes; Debian's own 6.12 kernels
+# stay, and the style group builds the module against their headers):
+# ITRACE_FLAVOURS="x86_64-6.12 ppc64le-6.12" runs them, and overrides the
+# list; ITRACE_ARCHES (default "x86_64 ppc64le") filters it by arch.
 flavours() {
 	local all f
 	if [ -n "${ITRACE_FLAVOURS:-}" ]; then
@@ -30,9 +34,9 @@ flavours() {
 	elif [ "$variant" = debug ]; then
 		all="x86_64-debug ppc64le-debug"
 	else
-		all="x86_64 ppc64le x86_64-5.10 ppc64le-5.10 x86_64-6.12
-			ppc64le-6.12 x86_64-7.3 ppc64le-7.3 x86_64-stock
-			x86_64-6.12-stock ppc64le-stock ppc64le-6.12-stock"
+		all="x86_64 ppc64le x86_64-5.10 ppc64le-5.10 x86_64-7.3
+			ppc64le-7.3 x86_64-stock x86_64-6.12-stock ppc64le-stock
+			ppc64le-6.12-stock"
 	fi
 	for f in $all; do
 		[[ " ${ITRACE_ARCHES:-x86_64 ppc64le} " == *" ${f%%-*} "* ]] && echo "$f"
@@ -164,17 +168,22 @@ for g in $groups; do
 		[ "$g" != fuzz ] || continue
 	fi
 	echo "== $g" >&2
-	group "$g" 2>&1 | tee -a "$out" | grep --line-buffered -E '^(FAIL|#|\[itrace\])' >&2
+	group "$g" 2>&1 | tee -a "$out" | grep --line-buffered -E '^(FAIL|SKIP|#|\[itrace\])' >&2
 	if [ "$g" = style ] && [ -n "$fpid" ]; then
 		g="fuzz (beside host and style)"
 		echo "== $g" >&2
 		wait "$fpid"
-		tee -a "$out" <"$flog" | grep --line-buffered -E '^(FAIL|#|\[itrace\])' >&2
+		tee -a "$out" <"$flog" | grep --line-buffered -E '^(FAIL|SKIP|#|\[itrace\])' >&2
 	fi
 done
 
 passed=$(grep -cE '^PASS:? ' "$out")
 failed=$(grep -cE '^FAIL:? ' "$out")
+# SKIP: a check this machine cannot run for a reason outside the tree
+# (stock-kernel.sh: Debian's index of that kernel did not come), each
+# line saying why; neither passed nor failed
+skipped=$(grep -cE '^SKIP ' "$out")
+[ "$skipped" -eq 0 ] || echo "# $skipped skipped (SKIP lines above)" >&2
 echo "# make check${variant:+-$variant} took $(( $(date +%s) - start )) s (all PASS/FAIL lines: $out)" >&2
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -43,6 +43,30 @@ apt_update() {
 		say "warning: apt-get update reported errors (above); going on with the lists it has"
 }
 
+# unfetched_index SUITE ARCH: the archives (codenames, one per line) of
+# apt's lists for SUITE (suite_apt's; "" this machine's) whose Release
+# names a main Packages index for ARCH (amd64, ppc64el) that apt does not
+# have: the index apt_update let fail. A package only that index lists
+# is then missing for a reason outside this tree (stock-kernel.sh says
+# so and skips), not because no such package exists. apt-get indextargets
+# lists the indexes present; each one's Release sits beside it.
+unfetched_index() {
+	local suite=$1 arch=$2 have code f rel
+	have=$(suite_apt "$suite" apt-get indextargets \
+		--format '$(CODENAME) $(ARCHITECTURE) $(FILENAME)' 'Identifier: Packages') ||
+		return 0
+	for code in $(awk '{ print $1 }' <<<"$have" | sort -u); do
+		! grep -q "^$code $arch " <<<"$have" || continue
+		f=$(awk -v c="$code" '$1 == c { print $3; exit }' <<<"$have")
+		rel=$(sed 's/_main_binary-[^_]*_Packages.*$//' <<<"$f")
+		for f in "${rel}_InRelease" "${rel}_Release"; do
+			[ -e "$f" ] || continue
+			! grep -q " main/binary-$arch/Packages" "$f" || echo "$code"
+			break
+		done
+	done
+}
+
 # need_pkgs PKG...: install missing Debian packages when root, else
 # print the exact apt command and stop.
 need_pkgs() {
@@ -120,11 +144,11 @@ ITRACE_FRONTENDS="kdb debugfs"
 export ITRACE_FRONTENDS
 # Where the module under test comes from: kbuild directly, or DKMS
 # (dkms-build.sh) as a user installs it: on Debian's own amd64 kernels,
-# and on the x86_64 6.12 test kernel (DKMS against a kernel build tree).
+# and on the x86_64 7.3 test kernel (DKMS against a kernel build tree).
 # DKMS does not cross-build: ppc64le is kbuild's.
 ITRACE_VIA_DKMS=0
 if [ "$ITRACE_ARCH" = x86_64 ] && { [ "$ITRACE_KVARIANT" = stock ] ||
-	{ [ "$ITRACE_KVER" = 6.12 ] && [ -z "$ITRACE_KVARIANT" ]; }; }; then
+	{ [ "$ITRACE_KVER" = 7.3 ] && [ -z "$ITRACE_KVARIANT" ]; }; }; then
 	ITRACE_VIA_DKMS=1
 fi
 ITRACE_TIME_SCALE=${ITRACE_TIME_SCALE:-1}

@@ -47,8 +47,9 @@ need_pkgs build-essential binutils "$QEMU_PKG" expect python3 libdw-dev elfutils
 [ "$ITRACE_ARCH" != ppc64le ] ||
 	need_pkgs gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
 if [ "$ITRACE_KVARIANT" = stock ]; then
-	read -r release _ kdir < <("$ITRACE_TOP/scripts/qemu/stock-kernel.sh" "$ITRACE_KVER") ||
-		die "no stock $ITRACE_KVER kernel"
+	stock=$("$ITRACE_TOP/scripts/qemu/stock-kernel.sh" "$ITRACE_KVER") ||
+		die "no stock $ITRACE_KVER kernel${stock:+: $stock}"
+	read -r release _ kdir <<<"$stock"
 else
 	kdir=$("$ITRACE_TOP/scripts/qemu/build-kernel.sh")
 fi
@@ -57,7 +58,7 @@ if [ $no_module -eq 1 ]; then
 	say "ITRACE_NO_MODULE=1: no module built, none in the initramfs"
 elif [ "$ITRACE_VIA_DKMS" = 1 ]; then
 	# The module under test is the one DKMS builds, as a user installs
-	# it (lib.sh: Debian's own amd64 kernels, x86_64 6.12). No kbuild
+	# it (lib.sh: Debian's own amd64 kernels, x86_64 7.3). No kbuild
 	# build beside it: the style group's W=1 builds are the warnings
 	# check for these kernels too (tests/checkpatch.sh).
 	[ -n "${release:-}" ] || release=$(cat "$kdir/include/config/kernel.release")

@@ -126,8 +126,9 @@ need_pkgs "$QEMU_PKG"
 if [ -n "$kernel" ]; then
 	kdir=${ITRACE_KDIR:-$(dirname "$kernel")}
 elif [ "$ITRACE_KVARIANT" = stock ]; then
-	read -r _ kernel kdir < <("$here/stock-kernel.sh" "$ITRACE_KVER") ||
-		die "no stock $ITRACE_KVER kernel"
+	stock=$("$here/stock-kernel.sh" "$ITRACE_KVER") ||
+		die "no stock $ITRACE_KVER kernel${stock:+: $stock}"
+	read -r _ kernel kdir <<<"$stock"
 else
 	kdir=$("$here/build-kernel.sh")
 	kernel=$kdir/$KIMAGE

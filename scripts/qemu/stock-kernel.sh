@@ -21,14 +21,17 @@
 #
 # Prints one line: RELEASE KERNEL_IMAGE HEADERS_DIR. The image is
 # unpacked (never installed) under $ITRACE_CACHE/stock/ and reused.
-# Progress on stderr.
+# Progress on stderr. Exit status 77, with the reason as the line, where
+# the package index that lists the kernel could not be fetched (lib.sh's
+# unfetched_index): the callers print SKIP; a package that is not in
+# lists apt has whole is an error (status 1).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 line=${1:-}
 case "$ITRACE_ARCH" in
-x86_64) flavour=amd64 debarch= image=vmlinuz ;;
-ppc64le) flavour=powerpc64le debarch=:ppc64el image=vmlinux ;;
+x86_64) flavour=amd64 aptarch=amd64 debarch= image=vmlinuz ;;
+ppc64le) flavour=powerpc64le aptarch=ppc64el debarch=:ppc64el image=vmlinux ;;
 esac
 case "$line" in
 5.10) pat="^linux-image-5\.10\.0-[0-9]+-$flavour\$" ;;
@@ -52,7 +55,16 @@ if [ -z "$pkg" ] && [ -z "$suite" ] && [ "$(id -u)" -eq 0 ]; then
 	apt_update
 	pkg=$(newest_pkg)
 fi
-[ -n "$pkg" ] || die "no package matches $pat${suite:+ in $suite} (apt-get update?)"
+if [ -z "$pkg" ]; then
+	# the index that would list it did not come: a SKIP, not a FAIL
+	lost=$(unfetched_index "$suite" "$aptarch" | tr '\n' ' ')
+	if [ -n "$lost" ]; then
+		say "error: no package matches $pat; apt could not fetch the $aptarch Packages of ${lost% } (apt-get update, above or earlier)"
+		echo "Debian's ${lost% } $aptarch package index did not come (apt-get update failed on it: the mirror's fault), so Debian's $line kernel for $ITRACE_ARCH cannot be fetched here"
+		exit 77
+	fi
+	die "no package matches $pat${suite:+ in $suite} (apt-get update?)"
+fi
 release=${pkg#linux-image-}
 abi=${release%-"$flavour"}
 ver=$(aptc policy "$pkg$debarch" | sed -n 's/^  Candidate: //p')
