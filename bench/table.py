@@ -33,6 +33,12 @@ ROWS = [
     ("floor-block", "itrace block, kinds none (floor)", None, None, "block", 0),
     ("decode-insn", "itrace insn, kinds call", None, "floor-insn", "insns",
      "calls"),
+    # the module loaded with stack_frames=0: what the live shadow stack
+    # costs is the insn (block) row above it (stack_table())
+    ("nostack-insn", "itrace insn, no live stack (stack_frames=0)", None,
+     "floor-insn", "insns", "insns"),
+    ("nostack-block", "itrace block, no live stack (stack_frames=0)", None,
+     "floor-block", "block", "taken"),
     ("range-insn", "itrace insn, range tp_bench (every record in it)", None,
      "floor-insn", "insns", "insns"),
     ("range-none", "itrace insn, range 0x1-0x2 (no record in it)", None,
@@ -141,6 +147,26 @@ def host_speed(d):
     return None
 
 
+def stack_table(runs, bad, n, pp, unit):
+    """the live shadow stack's cost: each mode's run above its run with
+    no stack, per call and return (tp_bench: one of each a pass)"""
+    pairs = [(m, "nostack-" + m) for m in ("insn", "block")
+             if m in runs and "nostack-" + m in runs and m not in bad and
+             "nostack-" + m not in bad]
+    if not pairs or not n or not pp or not pp["calls"]:
+        return []
+    out = ["\nThe live shadow stack (`itrace stack`): a run above the same "
+           "run with the module loaded with stack_frames=0, per call and "
+           "its return, in %s:\n" % unit,
+           "| mode | above no stack, whole run | per call and return |",
+           "|---|---:|---:|"]
+    for m, ns in pairs:
+        above = med([x[0] for x in runs[m]]) - med([x[0] for x in runs[ns]])
+        out.append("| %s | %.0f | %.0f |" % (m, above,
+                                            above / (n * pp["calls"])))
+    return out
+
+
 def arch_table(path, speed, invalid):
     runs, info, vdso = load(path)
     icount = path.endswith("-icount.data")
@@ -230,6 +256,7 @@ def arch_table(path, speed, invalid):
             out.append("| %s | %.0f | %.0f | %.2f | %.2f |" % (
                 key, above, above / n, med([x[1] for x in r]) / n,
                 med([x[2] for x in r]) / n))
+    out += stack_table(runs, bad, n, pp, unit)
     cost = [k for k in runs if k.startswith("cost-")]
     if cost:
         out.append("\nUntraced cost (median of %d rounds, module loaded "

@@ -27,6 +27,11 @@ static unsigned int max_tasks = 64;
 module_param(max_tasks, uint, 0444);
 MODULE_PARM_DESC(max_tasks, "tasks traced at once, 1..256 (default 64)");
 
+static unsigned int stack_frames = 256;
+module_param(stack_frames, uint, 0444);
+MODULE_PARM_DESC(stack_frames,
+		 "frames each traced task's live call stack holds: 0 (none kept) or 16..65536, rounded up to a power of two (default 256, 16 bytes each)");
+
 /*
  * kdb where the kernel has it, debugfs where it is mounted and not
  * locked down, xmon where the kernel has it; one of them at least, or
@@ -68,7 +73,11 @@ static int __init itrace_init(void)
 		pr_err("max_tasks must be 1..256\n");
 		return -EINVAL;
 	}
-	ret = itrace_core_init(max_tasks, log_records);
+	if (stack_frames && (stack_frames < 16 || stack_frames > 65536)) {
+		pr_err("stack_frames must be 0 or 16..65536\n");
+		return -EINVAL;
+	}
+	ret = itrace_core_init(max_tasks, log_records, stack_frames);
 	if (ret)
 		return ret;
 	ret = frontends_init();

@@ -25,17 +25,27 @@ extern bool itrace_shutdown;
 /* log.c */
 void itrace_emit_rec(struct itrace_slot *s, unsigned int kind,
 		     unsigned long from, unsigned long to);
+/* stack.c: a call or return kept in the task's live stack */
+void itrace_emit_frame(struct itrace_slot *s, unsigned int kind,
+		       unsigned long from, unsigned long to);
+
+/* The kinds the live shadow stack follows (core/stack.c). */
+#define ITRACE_KINDS_FRAME	((1u << ITRACE_K_CALL) | \
+				 (1u << ITRACE_K_ICALL) | (1u << ITRACE_K_RET))
 
 /*
- * Trap context, IRQs off: log that current's slot @s went from @from to
- * @to through an instruction of @kind, if its mode and kind filter want
- * that kind. The filter is inline: insn mode under a kind filter and
- * block mode drop most steps.
+ * Trap context, IRQs off: current's slot @s went from @from to @to
+ * through an instruction of @kind. Calls and returns go to its live
+ * stack whatever is logged; the record goes to the log if its mode and
+ * kind filter want that kind. Both tests are inline: insn mode under a
+ * kind filter and block mode drop most steps.
  */
 static __always_inline void itrace_emit(struct itrace_slot *s,
 					unsigned int kind, unsigned long from,
 					unsigned long to)
 {
+	if (ITRACE_KINDS_FRAME & (1u << kind))
+		itrace_emit_frame(s, kind, from, to);
 	if (s->emit_kinds & (1u << kind))
 		itrace_emit_rec(s, kind, from, to);
 }

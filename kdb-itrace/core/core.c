@@ -14,7 +14,7 @@
 #include "ksym.h"
 
 int __init itrace_core_init(unsigned int max_tasks,
-			    unsigned int log_records)
+			    unsigned int log_records, unsigned int stack_frames)
 {
 	int ret;
 
@@ -24,10 +24,13 @@ int __init itrace_core_init(unsigned int max_tasks,
 	ret = itrace_table_init(max_tasks);
 	if (ret)
 		return ret;
+	ret = itrace_stacks_init(stack_frames);
+	if (ret)
+		goto free_table;
 	itrace_triggers_init();
 	ret = itrace_log_init(log_records);
 	if (ret)
-		goto free_table;
+		goto free_stacks;
 	ret = itrace_arch_init();
 	if (ret)
 		goto free_log;
@@ -44,6 +47,8 @@ arch_exit:
 	itrace_arch_exit();
 free_log:
 	itrace_log_free();
+free_stacks:
+	itrace_stacks_free();
 free_table:
 	itrace_table_free();
 	return ret;
@@ -75,5 +80,6 @@ void itrace_core_exit(void)
 	itrace_arch_exit();
 	itrace_works_exit();
 	itrace_log_free();
+	itrace_stacks_free();
 	itrace_table_free();
 }

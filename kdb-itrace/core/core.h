@@ -22,6 +22,13 @@ struct itrace_slot *itrace_slot_claim(void);
 bool itrace_slot_take_work(struct itrace_slot *s);
 unsigned int itrace_slots_used(void);
 
+/* stack.c: the live shadow stacks, begun again as the task */
+int itrace_stacks_init(unsigned int frames);
+void itrace_stacks_free(void);
+void itrace_stack_begin(struct itrace_slot *s);
+void itrace_stack_fork(struct itrace_slot *cs, struct itrace_slot *ps,
+		       struct task_struct *child);
+
 /* log.c */
 int itrace_log_init(unsigned int per_cpu);
 void itrace_log_free(void);

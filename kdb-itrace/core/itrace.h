@@ -18,11 +18,13 @@
 
 /*
  * core.c, process context (insmod, rmmod): bring the core up with
- * @max_tasks slots and @log_records per CPU, or say why not and leave
+ * @max_tasks slots, @log_records per CPU and @stack_frames in each
+ * slot's live stack (0: none), or say why not and leave
  * nothing behind; take it down, leaving every traced task running and
  * untraced (no front-end may run a command any more).
  */
-int itrace_core_init(unsigned int max_tasks, unsigned int log_records);
+int itrace_core_init(unsigned int max_tasks, unsigned int log_records,
+		     unsigned int stack_frames);
 void itrace_core_exit(void);
 
 /* log.c: the readers of the per-CPU logs */
@@ -30,6 +32,12 @@ void itrace_log_clear(void);
 const u64 *itrace_log_dropped(bool stopped);
 unsigned int itrace_log_per_cpu(void);
 u64 itrace_log_last_seq(void);
+
+/* stack.c: a traced thread's live stack, any context */
+unsigned int itrace_stack_frames(void);
+void itrace_stack_read(const struct itrace_slot *s,
+		       struct itrace_shadow_frame *out, u32 max,
+		       struct itrace_shadow_view *v, bool stopped);
 
 /* merge.c */
 struct itrace_merge *itrace_merge_alloc(void);

@@ -34,7 +34,7 @@ atomic_t itrace_follow_missed;
 static void probe_fork(void *data, struct task_struct *parent,
 		       struct task_struct *child)
 {
-	struct itrace_slot *s = itrace_slot_of(parent);
+	struct itrace_slot *s = itrace_slot_of(parent), *cs;
 	struct itrace_on_opts o;
 	u8 want;
 
@@ -49,8 +49,11 @@ static void probe_fork(void *data, struct task_struct *parent,
 	    READ_ONCE(itrace_shutdown))
 		return;
 	itrace_slot_opts(s, &o);
-	if (IS_ERR(itrace_start(child, NULL, s->mode, &o)))
+	cs = itrace_start(child, NULL, s->mode, &o);
+	if (IS_ERR(cs))
 		atomic_inc(&itrace_follow_missed);
+	else
+		itrace_stack_fork(cs, s, child);
 }
 
 /*

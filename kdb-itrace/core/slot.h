@@ -15,6 +15,7 @@
 #include "arch.h"
 #include "lib/parse.h"
 #include "lib/ring.h"
+#include "lib/shadow.h"
 #include "lib/symmap.h"
 #include "state.h"
 #include "trigger.h"
@@ -52,6 +53,8 @@ struct itrace_slot {
 	u64 records;			/* records logged */
 	u64 gen_records;		/* of those, before the gen's exec */
 	struct itrace_arch_slot arch;
+	struct itrace_shadow shadow;	/* the live call stack (stack.c) */
+	bool stack_inherited;		/* a fork's copy: kept at arming */
 	struct itrace_symmap map;
 	struct itrace_capmaps __rcu *capmaps;	/* capture.c */
 };

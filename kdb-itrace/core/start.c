@@ -60,6 +60,7 @@ void itrace_arm_work(struct callback_head *cb)
 			itrace_maps_take(&s->map);
 			itrace_capture_take(s);
 			range_resolve(s);
+			itrace_stack_begin(s);
 			/* stepping now, or at the function's first entry */
 			now = itrace_trigger_setup(s);
 			armed = itrace_state_arm(&s->state);

@@ -144,6 +144,8 @@ static int entry_handler(ITRACE_UPROBE_HANDLER_ARGS)
 		nest(t, regs);
 	}
 	t->entries++;
+	/* each invocation a stack of its own, as `calls` makes it a tree */
+	itrace_stack_begin(s);
 	WRITE_ONCE(t->state, ITRACE_TRIG_INSIDE);
 	itrace_rearm_after(s, t->probe[ITRACE_PROBE_ENTRY].ip);
 	return 0;

@@ -296,6 +296,8 @@ int itrace_exec(int argc, const char *const *argv, struct itrace_ctx *ctx)
 		return itrace_cmd_stack(&cmd, ctx);
 	case ITRACE_OP_REGS:
 		return itrace_cmd_regs(&cmd, ctx);
+	case ITRACE_OP_TOP:
+		return itrace_cmd_top(&cmd, ctx);
 	case ITRACE_OP_CLEAR:
 		itrace_log_clear();
 		outf(ctx, "itrace: log cleared\n");

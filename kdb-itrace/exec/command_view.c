@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The views of a traced thread for the executor (command.c): `calls`
- * (its call tree from the log), `stack` (its shadow call stack at its
- * last record), both through the walker of calls.c, and `regs` (its
- * user registers). kdb or xmon (every other CPU stopped: no sleeping,
+ * (its call tree from the log, through the walker of calls.c), `stack`
+ * (its live shadow stack, core/stack.c; for a thread no longer traced,
+ * the walker's stack at its last record), and `regs` (its user
+ * registers). kdb or xmon (every other CPU stopped: no sleeping,
  * allocation or locks; the walker's frames are static, one set per
  * context) or process context (debugfs; the caller serializes
  * commands).
@@ -214,14 +215,114 @@ int itrace_cmd_calls(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 	return 0;
 }
 
-int itrace_cmd_stack(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
+/*
+ * The slot whose live stack `stack @pid` shows: a traced thread of that
+ * tid, or the one traced thread of that process (or of all, for 0);
+ * NULL for none or several (the log then decides, as for `calls`).
+ */
+static struct itrace_slot *stack_slot(int pid)
 {
-	u64 last = itrace_log_last_seq();
-	struct itrace_walk *w = walk_start(ctx);
-	int tid = one_thread("stack", cmd->pid, last, ctx);
+	struct itrace_slot *found = NULL;
+	unsigned int i;
+
+	for (i = 0; i < itrace_nr_slots; i++) {
+		struct itrace_slot *s = &itrace_slots[i];
+
+		if (itrace_state(&s->state) == ITRACE_FREE)
+			continue;
+		if (pid && s->pid == pid)
+			return s;
+		if (pid && s->tgid != pid)
+			continue;
+		if (found)
+			return NULL;
+		found = s;
+	}
+	return found;
+}
+
+/* One set of frames per context, like the walker's. */
+static struct itrace_shadow_frame live_frames[2][ITRACE_FRAMES_MAX];
+
+/* What the live stack leaves to say below its frames. */
+static void live_notes(const struct itrace_slot *s,
+		       const struct itrace_shadow_view *v,
+		       struct itrace_ctx *ctx)
+{
+	if (v->held > v->nr)
+		outf(ctx, "itrace stack: %u more frames held, not shown\n",
+		     v->held - v->nr);
+	if (v->forgotten)
+		outf(ctx, "itrace stack: deeper than %u frames: %llu outer frame%s not kept\n",
+		     itrace_stack_frames(), v->forgotten,
+		     v->forgotten == 1 ? "" : "s");
+	outf(ctx, "itrace: beyond #%u%s: the frames entered before tracing began",
+	     v->nr, v->forgotten ? " and those not kept" : "");
+	if (v->before)
+		outf(ctx, " (it returned out of %llu of them)", v->before);
+	outf(ctx, "\n");
+	if (v->unwound)
+		outf(ctx, "itrace stack: %llu frame%s left without a return (longjmp)\n",
+		     v->unwound, v->unwound == 1 ? "" : "s");
+	if (v->unmatched)
+		outf(ctx, "itrace stack: %llu return%s to no call site kept: no frame left\n",
+		     v->unmatched, v->unmatched == 1 ? "" : "s");
+	if (!v->whole)
+		outf(ctx, "itrace stack: caught mid-change: the innermost frame may be off\n");
+	if (!itrace_slot_stepping(s))
+		outf(ctx, "itrace stack: waiting for its function: as its last call left it\n");
+	else if (itrace_state(&s->state) != ITRACE_ARMED)
+		outf(ctx, "itrace stack: tracing is %s: the stack as it stopped\n",
+		     itrace_state_name(itrace_state(&s->state)));
+}
+
+/* `stack` of a traced thread: its live stack, exact however long it ran. */
+static int live_stack(const struct itrace_slot *s, struct itrace_ctx *ctx)
+{
+	struct itrace_shadow_frame *f = live_frames[ctx->stopped];
+	struct itrace_shadow_view v;
 	char where[ITRACE_ADDR_MAX];
 	u32 i;
 
+	if (itrace_state(&s->state) == ITRACE_PENDING) {
+		outf(ctx, "itrace stack: tid %d is not armed yet (pending): no stack\n",
+		     s->pid);
+		return -EAGAIN;
+	}
+	if (!s->kinds) {
+		outf(ctx, "itrace stack: tid %d is traced with kinds none: no stack kept\n",
+		     s->pid);
+		return -ENODATA;
+	}
+	itrace_stack_read(s, f, ITRACE_FRAMES_MAX, &v, ctx->stopped);
+	outf(ctx, "itrace: stack of tid %d, live (%llu call%s, %llu return%s), innermost first:\n",
+	     s->pid, v.calls, v.calls == 1 ? "" : "s", v.rets,
+	     v.rets == 1 ? "" : "s");
+	itrace_syms_read_begin(ctx->stopped);
+	itrace_format_addr(where, sizeof(where), &s->map, READ_ONCE(s->prev_ip));
+	outf(ctx, "#%-3u %s\n", 0, where);
+	for (i = 0; i < v.nr; i++) {
+		itrace_format_addr(where, sizeof(where), &s->map, f[i].site);
+		outf(ctx, "#%-3u %s\n", i + 1, where);
+	}
+	itrace_syms_read_end(ctx->stopped);
+	live_notes(s, &v, ctx);
+	return 0;
+}
+
+int itrace_cmd_stack(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
+{
+	struct itrace_slot *s = itrace_stack_frames() ? stack_slot(cmd->pid) :
+							NULL;
+	u64 last = itrace_log_last_seq();
+	struct itrace_walk *w = walk_start(ctx);
+	int tid;
+	char where[ITRACE_ADDR_MAX];
+	u32 i;
+
+	if (s)
+		return live_stack(s, ctx);
+	tid = one_thread("stack", cmd->pid, last, ctx);
 	if (!tid)
 		return -ESRCH;
 	walk_thread(w, tid, last, ctx, NULL, NULL);

@@ -51,6 +51,48 @@ int itrace_format_addr(char *buf, size_t len, const struct itrace_symmap *m,
 			(unsigned long long)off);
 }
 
+u64 itrace_func_of(const struct itrace_symmap *m, u64 addr, bool *nosym)
+{
+	const struct itrace_sym *sym;
+	struct itrace_map map;
+	u64 off;
+
+	*nosym = false;
+	if (!itrace_symmap_get(m, addr, &map))
+		return 0;
+	off = addr - map.start + map.pgoff;
+	sym = itrace_sym_at(map.syms, off);
+	if (sym)
+		return addr - (off - sym->off);
+	*nosym = true;
+	return map.start;
+}
+
+int itrace_format_func(char *buf, size_t len, const struct itrace_symmap *m,
+		       u64 func, bool nosym)
+{
+	char name[ITRACE_MAP_NAME + 1];
+	struct itrace_map map;
+	int n;
+
+	if (!func)
+		return snprintf(buf, len, "(outside every mapping)");
+	if (nosym) {
+		if (!itrace_symmap_get(m, func, &map))
+			return snprintf(buf, len, "0x%llx",
+					(unsigned long long)func);
+		clean(name, map.name, ITRACE_MAP_NAME);
+		return snprintf(buf, len, "%s (no symbol)", name);
+	}
+	/* a function's own start: "function+0x0" less its "+0x0" */
+	n = itrace_format_addr(buf, len, m, func);
+	if (n > 4 && (size_t)n < len && !strcmp(buf + n - 4, "+0x0")) {
+		buf[n - 4] = '\0';
+		n -= 4;
+	}
+	return n;
+}
+
 /* @v in @base (10 or 16, lower-case) at @p; returns the end */
 static char *put_num(char *p, u64 v, unsigned int base)
 {

@@ -26,6 +26,18 @@ int itrace_format_addr(char *buf, size_t len, const struct itrace_symmap *m,
 		       u64 addr);
 
 /*
+ * The function @addr lies in, for counting by function (`itrace top`):
+ * the address of the function symbol covering it; without one (*@nosym
+ * set), the start of its mapping: the code no symbol covers counts as
+ * one; 0 outside every mapping. itrace_format_func() names what it
+ * returned: "function", "mapping:function", "mapping (no symbol)" or
+ * "(outside every mapping)".
+ */
+u64 itrace_func_of(const struct itrace_symmap *m, u64 addr, bool *nosym);
+int itrace_format_func(char *buf, size_t len, const struct itrace_symmap *m,
+		       u64 func, bool nosym);
+
+/*
  * Raw: "<seq> <cpu> <pid> <kind> 0x<from> 0x<to>\n", all decimal but the
  * addresses. Symbolized: aligned columns, addresses via @m (may be NULL).
  */

@@ -14,7 +14,7 @@ const char *const itrace_help_lines[] = {
 	"                              threads: every thread of its process, also later ones; follow: forked children too;",
 	"                              follow-exec: keep tracing the new program after exec (default: stop at exec);",
 	"                              kinds K,K..: record only these kinds (insn jcc-nt jcc jmp call ret icall ijmp",
-	"                              syscall int iret far async); kinds none: record nothing (the bare trap cost)",
+	"                              syscall int iret far async); kinds none: record nothing, keep no stack",
 	"                              max N: at most N records per task, then its tracing ends;",
 	"                              range LO-HI (hex) or range <mapping> (as the log names it, e.g. libc.so.6):",
 	"                              record only transfers from or to it;",
@@ -34,7 +34,9 @@ const char *const itrace_help_lines[] = {
 	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs, of <pid> (a tid or a process);",
 	"                              -r: raw 'seq cpu tid kind 0xfrom 0xto'",
 	"itrace calls [-n N] [pid]     the call tree of one thread from its log: last N calls (default 100, 0 = all)",
-	"itrace stack <pid>            its shadow call stack at its last record, innermost first",
+	"itrace stack <pid>            its call stack now (kept live while traced), innermost first",
+	"itrace top [-n N] [pid]       the functions the log's records come from, the call sites and branches",
+	"                              taken most, N rows each (default 10, 0 = all), of <pid> or of every task",
 	"itrace regs <pid>             the traced thread's user registers (as of its last entry into the kernel)",
 	"itrace clear                  empty the log and zero the counters",
 	"itrace help                   this text",
@@ -515,16 +517,19 @@ static int parse_off(int argc, const char *const *argv,
 	return 0;
 }
 
-/* log [-n N] [-r] [pid] and calls [-n N] [pid] (@raw_ok: -r allowed) */
+/*
+ * log [-n N] [-r] [pid], calls [-n N] [pid] and top [-n N] [pid] (@raw_ok:
+ * -r allowed); -n's default is @n.
+ */
 static int parse_log(int argc, const char *const *argv,
-		     struct itrace_cmd *cmd, bool raw_ok, char *err,
+		     struct itrace_cmd *cmd, bool raw_ok, u32 n, char *err,
 		     size_t errlen)
 {
 	const char *sub = argv[0];
 	bool have_pid = false;
 	int i;
 
-	cmd->count = ITRACE_LOG_DEFAULT_N;
+	cmd->count = n;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -598,11 +603,18 @@ static int parse_args(int argc, const char *const *argv,
 	}
 	if (!strcmp(sub, "log")) {
 		cmd->op = ITRACE_OP_LOG;
-		return parse_log(argc, argv, cmd, true, err, errlen);
+		return parse_log(argc, argv, cmd, true, ITRACE_LOG_DEFAULT_N,
+				 err, errlen);
 	}
 	if (!strcmp(sub, "calls")) {
 		cmd->op = ITRACE_OP_CALLS;
-		return parse_log(argc, argv, cmd, false, err, errlen);
+		return parse_log(argc, argv, cmd, false, ITRACE_LOG_DEFAULT_N,
+				 err, errlen);
+	}
+	if (!strcmp(sub, "top")) {
+		cmd->op = ITRACE_OP_TOP;
+		return parse_log(argc, argv, cmd, false, ITRACE_TOP_DEFAULT_N,
+				 err, errlen);
 	}
 	if (!strcmp(sub, "stack") || !strcmp(sub, "regs")) {
 		cmd->op = sub[0] == 's' ? ITRACE_OP_STACK : ITRACE_OP_REGS;

@@ -20,6 +20,7 @@ enum itrace_op {
 	ITRACE_OP_CALLS,
 	ITRACE_OP_STACK,
 	ITRACE_OP_REGS,
+	ITRACE_OP_TOP,
 };
 
 enum itrace_mode {
@@ -29,6 +30,8 @@ enum itrace_mode {
 
 /* `itrace log` shows this many records unless -n says otherwise. */
 #define ITRACE_LOG_DEFAULT_N	100
+/* `itrace top` shows this many rows of each table unless -n says so. */
+#define ITRACE_TOP_DEFAULT_N	10
 
 /* Largest pid the parser accepts (the kernel's PID_MAX_LIMIT). */
 #define ITRACE_PID_MAX		(4 * 1024 * 1024)
@@ -80,7 +83,7 @@ struct itrace_cmd {
 	char comm[ITRACE_COMM_LEN];	/* on, off comm <name>; or "" */
 	enum itrace_mode mode;	/* on */
 	struct itrace_on_opts on;	/* on */
-	u32 count;		/* log, calls: last N lines, 0 = all */
+	u32 count;		/* log, calls: last N lines; top: rows; 0 = all */
 	bool raw;		/* log -r */
 	/* on ... if: the condition's words (in argv), compiled by `on` */
 	int cond_argc;

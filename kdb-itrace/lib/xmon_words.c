@@ -22,6 +22,8 @@ const char *const itrace_xmon_help_lines[] = {
 	"p $itrace_xmon_log [pid] [count] [raw]           itrace log; pid 0: all,",
 	"      count 0: the last 100, ffffffff: all; raw 1: -r",
 	"p $itrace_xmon_calls [pid] [count]               itrace calls; count as for log",
+	"p $itrace_xmon_top [pid] [count]                 itrace top; pid 0: every task,",
+	"      count 0: 10 rows each, ffffffff: all",
 	"p $itrace_xmon_stack <pid> | $itrace_xmon_regs <pid>   itrace stack, itrace regs",
 	"p $itrace_xmon_status | $itrace_xmon_clear | $itrace_xmon_help",
 	"pids are hex here (xmon reads only hex): each call echoes its command in decimal",
@@ -121,7 +123,7 @@ static int words_on(const unsigned long a[ITRACE_XMON_ARGS],
 	return 0;
 }
 
-/* "-n N [pid]" of log and calls: count 0 is the default, ALL is -n 0 */
+/* "-n N [pid]" of log, calls, top: count 0 is the default, ALL is -n 0 */
 static void add_count_pid(struct itrace_xmon_words *w, unsigned long count,
 			  unsigned long pid)
 {
@@ -194,6 +196,10 @@ int itrace_xmon_words(enum itrace_xmon_op op,
 		return 0;
 	case ITRACE_XMON_HELP:
 		add(w, "help");
+		return 0;
+	case ITRACE_XMON_TOP:
+		add(w, "top");
+		add_count_pid(w, a[1], a[0]);
 		return 0;
 	}
 	snprintf(err, errlen, "itrace: unknown xmon operation %d", (int)op);

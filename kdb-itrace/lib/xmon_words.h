@@ -22,6 +22,7 @@ enum itrace_xmon_op {
 	ITRACE_XMON_STATUS,
 	ITRACE_XMON_CLEAR,
 	ITRACE_XMON_HELP,
+	ITRACE_XMON_TOP,	/* pid (0: every task), count */
 };
 
 /*
@@ -30,7 +31,7 @@ enum itrace_xmon_op {
  * follow-exec (xmon_words.c holds them to that)
  */
 #define ITRACE_XMON_FLAGS	0x7
-/* `log`/`calls` count meaning every line (the language's -n 0) */
+/* `log`/`calls`/`top` count meaning every line (the language's -n 0) */
 #define ITRACE_XMON_ALL		0xffffffffUL
 
 #define ITRACE_XMON_ARGS	4

@@ -67,7 +67,8 @@ static void check_ok(const struct itrace_cmd *c, const struct fuzz_words *w)
 		    c->mode == ITRACE_MODE_BLOCK);
 	if (c->op != ITRACE_OP_ON)
 		FUZZ_ASSERT(c->mode == ITRACE_MODE_INSN);
-	if (c->op != ITRACE_OP_LOG && c->op != ITRACE_OP_CALLS)
+	if (c->op != ITRACE_OP_LOG && c->op != ITRACE_OP_CALLS &&
+	    c->op != ITRACE_OP_TOP)
 		FUZZ_ASSERT(!c->count);
 	if (c->op != ITRACE_OP_LOG)
 		FUZZ_ASSERT(!c->raw);
@@ -117,6 +118,7 @@ static void check_ok(const struct itrace_cmd *c, const struct fuzz_words *w)
 		break;
 	case ITRACE_OP_LOG:
 	case ITRACE_OP_CALLS:
+	case ITRACE_OP_TOP:
 		FUZZ_ASSERT(c->count <= 0x7fffffff);
 		break;
 	case ITRACE_OP_STACK:
@@ -144,7 +146,7 @@ static void check_round_trip(const struct itrace_cmd *c)
 		[ITRACE_OP_ON] = "on", [ITRACE_OP_OFF] = "off",
 		[ITRACE_OP_LOG] = "log", [ITRACE_OP_CLEAR] = "clear",
 		[ITRACE_OP_CALLS] = "calls", [ITRACE_OP_STACK] = "stack",
-		[ITRACE_OP_REGS] = "regs",
+		[ITRACE_OP_REGS] = "regs", [ITRACE_OP_TOP] = "top",
 	};
 	char pid[16], count[16], err[KDB_ERRLEN], opts[ITRACE_ON_OPTS_MAX];
 	const char *argv[24 + FUZZ_MAX_WORDS];
@@ -186,6 +188,7 @@ static void check_round_trip(const struct itrace_cmd *c)
 		break;
 	case ITRACE_OP_LOG:
 	case ITRACE_OP_CALLS:
+	case ITRACE_OP_TOP:
 		argv[argc++] = "-n";
 		argv[argc++] = count;
 		if (c->raw)

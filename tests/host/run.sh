@@ -46,6 +46,7 @@ unit test_ring "$top/tests/host/test_ring.c"
 unit test_format "$top/tests/host/test_format.c"
 unit test_out "$top/tests/host/test_out.c"
 unit test_calls "$top/tests/host/test_calls.c"
+unit test_shadow "$top/tests/host/test_shadow.c"
 unit test_xmon_words "$top/tests/host/test_xmon_words.c"
 # The decoder tests print summaries; turn them into PASS/FAIL lines.
 summaries() {

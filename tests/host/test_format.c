@@ -110,6 +110,35 @@ static void check_syms(void)
 	CHECK_STR("sym: line", buf,
 		  "         7   0      97 call    walk+0x10                      libc.so.6:memcpy+0x0\n");
 
+	/* `top`'s function of an address, and its name */
+	{
+		static const struct {
+			u64 addr, fn;
+			bool nosym;
+			const char *want;
+		} f[] = {
+			{ 0x40113f, 0x401100, false, "main" },
+			{ 0x401150, 0x401140, false, "walk" },
+			{ 0x401160, 0x401000, true, "tp_loop (no symbol)" },
+			{ 0x7f0000001010ULL, 0x7f0000001000ULL, false,
+			  "libc.so.6:memcpy" },
+			{ 0x7f0000000010ULL, 0x7f0000000000ULL, true,
+			  "libc.so.6 (no symbol)" },
+			{ 0x1000, 0, false, "(outside every mapping)" },
+		};
+
+		for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+			bool nosym;
+			u64 fn = itrace_func_of(&m, f[i].addr, &nosym);
+
+			itrace_format_func(buf, sizeof(buf), &m, fn, nosym);
+			CHECK("func: the function an address lies in",
+			      fn == f[i].fn && nosym == f[i].nosym);
+			CHECK_STR("func: named without an offset", buf,
+				  f[i].want);
+		}
+	}
+
 	/*
 	 * The snapshot being rewritten (a re-arm at exec, or one stopped
 	 * half-way by kdb): bare addresses, never a half-written entry;

@@ -63,6 +63,9 @@ static const struct ok_case ok_cases[] = {
 	{ "calls", ITRACE_OP_CALLS, 0, ITRACE_MODE_INSN, ITRACE_LOG_DEFAULT_N, false, 0 },
 	{ "calls -n 0 42", ITRACE_OP_CALLS, 42, ITRACE_MODE_INSN, 0, false, 0 },
 	{ "calls 42 -n 7", ITRACE_OP_CALLS, 42, ITRACE_MODE_INSN, 7, false, 0 },
+	{ "top", ITRACE_OP_TOP, 0, ITRACE_MODE_INSN, ITRACE_TOP_DEFAULT_N, false, 0 },
+	{ "top -n 0 42", ITRACE_OP_TOP, 42, ITRACE_MODE_INSN, 0, false, 0 },
+	{ "top 42 -n 3", ITRACE_OP_TOP, 42, ITRACE_MODE_INSN, 3, false, 0 },
 	{ "stack 42", ITRACE_OP_STACK, 42, ITRACE_MODE_INSN, 0, false, 0 },
 	{ "regs 4194304", ITRACE_OP_REGS, 4194304, ITRACE_MODE_INSN, 0, false, 0 },
 	{ "on 9 threads", ITRACE_OP_ON, 9, ITRACE_MODE_INSN, 0, false,
@@ -180,6 +183,9 @@ static const struct bad_case bad_cases[] = {
 	{ "calls -n 5x", "itrace calls: bad count '5x'" },
 	{ "calls 1 2", "itrace calls: unexpected argument '2'" },
 	{ "calls pid", "itrace calls: bad pid 'pid'" },
+	{ "top -r", "itrace top: unknown option '-r' (-n N)" },
+	{ "top -n", "itrace top: -n needs a count" },
+	{ "top 1 2", "itrace top: unexpected argument '2'" },
 	{ "stack", "itrace stack: missing pid (itrace stack <pid>)" },
 	{ "stack 0", "itrace stack: bad pid '0'" },
 	{ "stack 5 6", "itrace stack: unexpected argument '6'" },
@@ -384,7 +390,7 @@ int main(void)
 	}
 	for (i = 0; itrace_help_lines[i]; i++)
 		;
-	CHECK("help has the expected line count", i == 29);
+	CHECK("help has the expected line count", i == 31);
 	test_split();
 	test_on_options();
 	test_if_words();

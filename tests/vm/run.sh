@@ -472,8 +472,27 @@ if want sym; then
 			python3 "$top/tests/vm/calls_check.py" "$ITRACE_ARCH" \
 				tp_calls="$b/tp_calls" "$b/lib" "$l.maps" "$l.log" \
 				"$l.calls" "$l.stack"
+			python3 "$top/tests/vm/top_check.py" \
+				tp_calls="$b/tp_calls" "$b/lib" "$l.maps" "$l.log" \
+				"$l.top"
 		} | sed "s/^PASS /PASS sym $m: /;s/^FAIL /FAIL sym $m: /" | tag
 	done
+fi
+# the live shadow stack: tp_deep's frames after its records were
+# overwritten, checked against the binary (logs: shadow/)
+if want shadow; then
+	rm -rf "$b/logs/shadow"
+	mkdir -p "$b/logs/shadow"
+	vmtest shadow "$b/logs/shadow"
+	for m in "insn 300" "block 20"; do
+		set -- $m
+		if [ -s "$b/logs/shadow/$1.stack" ]; then
+			python3 "$top/tests/vm/stack_check.py" "$1" "$2" \
+				"$b/tp_deep" "$b/logs/shadow/$1.stack"
+		else
+			echo "FAIL $1: the VM test saved no stack"
+		fi
+	done | sed "s/^PASS /PASS shadow: /;s/^FAIL /FAIL shadow: /" | tag
 fi
 # `func`: tp_trig traced whole, then only inside target (logs: trig-*)
 if want trigger; then

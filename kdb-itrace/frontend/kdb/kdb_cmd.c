@@ -45,7 +45,7 @@ static int itrace_kdb(int argc, const char **argv)
 static int itshow_kdb(int argc, const char **argv)
 {
 	static const char *const shown[] = {
-		"status", "log", "calls", "stack", "help",
+		"status", "log", "calls", "stack", "top", "help",
 	};
 	const char *sub = argc ? argv[1] : "status";
 	char word[32];
@@ -55,7 +55,8 @@ static int itshow_kdb(int argc, const char **argv)
 		if (!strcmp(sub, shown[i]))
 			return run(argc, argv + 1);
 	/* a word quoted as typed: '?' for what is not printable (out.h) */
-	kdb_printf("itshow: status, log, calls, stack or help; '%s' is for itrace (itshow help)\n",
+	kdb_printf("itshow: %s; '%s' is for itrace (itshow help)\n",
+		   "status, log, calls, stack, top or help",
 		   itrace_name(word, sizeof(word), sub, sizeof(word) - 1,
 			       ITRACE_NAME_QMARK));
 	return 0;
@@ -67,7 +68,7 @@ static int itshow_kdb(int argc, const char **argv)
  * `clear` change another task's registers or our log, hence REG_WRITE
  * for `itrace` (`regs` reads registers: kept there, with the commands
  * that touch them); reading the log needs only MEM_READ, so status,
- * log, calls and stack are also `itshow`, usable where writes are not
+ * log, calls, stack and top are also `itshow`, usable where writes are not
  * allowed (kdb.cmd_enable=0x2, or lockdown=integrity). Bare, both only
  * show status: always safe, like `summary`.
  */
@@ -75,7 +76,7 @@ static struct itrace_kdb_cmd itrace_cmds[] = {
 	{
 		.name = "itrace",
 		.func = itrace_kdb,
-		.usage = "on|off|status|log|calls|stack|regs|clear|help ... (itrace help)",
+		.usage = "on|off|status|log|calls|stack|top|regs|clear|help ... (itrace help)",
 		.help = "Trace branches of user tasks by single/block stepping",
 		.minlen = 0,
 		.flags = KDB_ENABLE_REG_WRITE | KDB_ENABLE_ALWAYS_SAFE_NO_ARGS,
@@ -83,7 +84,7 @@ static struct itrace_kdb_cmd itrace_cmds[] = {
 	{
 		.name = "itshow",
 		.func = itshow_kdb,
-		.usage = "status|log|calls|stack|help ... (itrace help)",
+		.usage = "status|log|calls|stack|top|help ... (itrace help)",
 		.help = "itrace's status and branch log, read-only",
 		.minlen = 0,
 		.flags = KDB_ENABLE_MEM_READ | KDB_ENABLE_ALWAYS_SAFE_NO_ARGS,

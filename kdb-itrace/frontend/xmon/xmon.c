@@ -106,6 +106,11 @@ long itrace_xmon_calls(unsigned long pid, unsigned long count)
 	return xmon_run(ITRACE_XMON_CALLS, pid, count, 0, 0);
 }
 
+long itrace_xmon_top(unsigned long pid, unsigned long count)
+{
+	return xmon_run(ITRACE_XMON_TOP, pid, count, 0, 0);
+}
+
 long itrace_xmon_stack(unsigned long pid)
 {
 	return xmon_run(ITRACE_XMON_STACK, pid, 0, 0, 0);

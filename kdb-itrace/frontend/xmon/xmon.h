@@ -22,6 +22,7 @@ long itrace_xmon_off(unsigned long pid);
 long itrace_xmon_log(unsigned long pid, unsigned long count,
 		     unsigned long raw);
 long itrace_xmon_calls(unsigned long pid, unsigned long count);
+long itrace_xmon_top(unsigned long pid, unsigned long count);
 long itrace_xmon_stack(unsigned long pid);
 long itrace_xmon_regs(unsigned long pid);
 long itrace_xmon_status(void);
