@@ -32,18 +32,25 @@ static void write_end(struct itrace_shadow *sh)
 	WRITE_ONCE(sh->seq, sh->seq + 1);
 }
 
-void itrace_shadow_reset(struct itrace_shadow *sh)
+/* Between write_begin() and write_end(): @nr frames held, counts anew. */
+static void begin_again(struct itrace_shadow *sh, u32 nr, u64 forgotten,
+			u64 before)
 {
-	write_begin(sh);
-	sh->top = 0;
-	sh->nr = 0;
-	sh->forgotten = 0;
-	sh->before = 0;
+	sh->top = nr;
+	sh->nr = nr;
+	sh->forgotten = forgotten;
+	sh->before = before;
 	sh->unmatched = 0;
 	sh->unwound = 0;
 	sh->calls = 0;
 	sh->rets = 0;
 	sh->resets++;
+}
+
+void itrace_shadow_reset(struct itrace_shadow *sh)
+{
+	write_begin(sh);
+	begin_again(sh, 0, 0, 0);
 	write_end(sh);
 }
 
@@ -59,15 +66,7 @@ void itrace_shadow_copy(struct itrace_shadow *dst,
 	write_begin(dst);
 	for (i = 0; i < n; i++)
 		dst->frames[i] = src->frames[(src->top - n + i) & src->mask];
-	dst->top = n;
-	dst->nr = n;
-	dst->forgotten = src->forgotten + (src->nr - n);
-	dst->before = src->before;
-	dst->unmatched = 0;
-	dst->unwound = 0;
-	dst->calls = 0;
-	dst->rets = 0;
-	dst->resets++;
+	begin_again(dst, n, src->forgotten + (src->nr - n), src->before);
 	write_end(dst);
 }
 

@@ -4,8 +4,8 @@
  * calls and returns matched by return address, a longjmp past frames, a
  * signal handler's return to no call site (no pop), returns out of
  * frames entered before tracing, the ring running full and unwinding
- * through the frames it forgot, recursion, a reset, and a reader seeing
- * the writer frozen half-way.
+ * through the frames it forgot, recursion, a reset, a fork's copy, and
+ * a reader seeing the writer frozen half-way.
  */
 #include "check.h"
 #include "lib/shadow.h"
@@ -143,6 +143,40 @@ static void torn(void)
 	      v.held == 8 && v.nr == 8);
 }
 
+/* A followed fork's child: its parent's stack, as much as it holds. */
+static void copied(void)
+{
+	static struct itrace_shadow_frame small[2];
+	static const u64 want[] = { 0x3020, 0x2010, 0x1003 };
+	struct itrace_shadow child;
+
+	start(8);
+	itrace_shadow_ret(&sh, 0x9000);
+	itrace_shadow_call(&sh, 0x1003, 0x2000);
+	itrace_shadow_call(&sh, 0x2010, 0x3000);
+	itrace_shadow_call(&sh, 0x3020, 0x4000);
+	itrace_shadow_init(&child, small, 2, 15);
+	itrace_shadow_copy(&child, &sh);
+	itrace_shadow_read(&child, out, 16, &v);
+	CHECK("shadow: a copy holds the innermost frames that fit",
+	      v.whole && v.nr == 2 && out[0].site == 0x3020 &&
+	      out[1].site == 0x2010 && out[0].entry == 0x4000);
+	CHECK("shadow: the rest counted, the parent's before kept, no calls",
+	      v.forgotten == 1 && v.before == 1 && !v.calls && !v.rets &&
+	      v.resets == 1);
+	itrace_shadow_ret(&child, 0x3025);
+	itrace_shadow_ret(&child, 0x2015);
+	itrace_shadow_ret(&child, 0x1008);
+	itrace_shadow_read(&child, out, 16, &v);
+	CHECK("shadow: the child returns through them, then the forgotten one",
+	      !v.nr && !v.forgotten && !v.unmatched && v.rets == 3);
+	CHECK("shadow: the parent's stack is untouched", sites_are(want, 3));
+	itrace_shadow_init(&child, NULL, 0, 15);
+	itrace_shadow_copy(&child, &sh);
+	CHECK("shadow: a copy into no frames does nothing", !child.nr &&
+	      !child.resets);
+}
+
 static void no_frames(void)
 {
 	itrace_shadow_init(&sh, NULL, 0, 15);
@@ -159,6 +193,7 @@ int main(void)
 	odd_returns();
 	ring_full();
 	torn();
+	copied();
 	no_frames();
 	return check_failed ? 1 : 0;
 }
