@@ -484,13 +484,15 @@ if want shadow; then
 	rm -rf "$b/logs/shadow"
 	mkdir -p "$b/logs/shadow"
 	vmtest shadow "$b/logs/shadow"
-	for m in "insn 300" "block 20"; do
+	# MODE DEPTH [--child]: tp_deep's stack, or its followed child's
+	for m in "insn 300" "block 20" "block 20 --child"; do
 		set -- $m
-		if [ -s "$b/logs/shadow/$1.stack" ]; then
-			python3 "$top/tests/vm/stack_check.py" "$1" "$2" \
-				"$b/tp_deep" "$b/logs/shadow/$1.stack"
+		f=$b/logs/shadow/$1${3:+-child}.stack
+		if [ -s "$f" ]; then
+			python3 "$top/tests/vm/stack_check.py" ${3:-} "$1" "$2" \
+				"$b/tp_deep" "$f"
 		else
-			echo "FAIL $1: the VM test saved no stack"
+			echo "FAIL $1${3:+ child}: the VM test saved no stack"
 		fi
 	done | sed "s/^PASS /PASS shadow: /;s/^FAIL /FAIL shadow: /" | tag
 fi

@@ -12,9 +12,12 @@ inside it return); otherwise the frames end at main's. In insn mode
 frame #0 is the system call tp_deep blocks in. The signal handler's
 return: on x86_64 one return to no call site (it goes to the restorer,
 which nobody called), on ppc64le none (the vDSO's trampoline calls the
-handler with bctrl, and its return comes back there).
+handler with bctrl, and its return comes back there). With --child,
+the stack of tp_deep's followed child, blocked in wait_child(): the
+frames below it are its parent's, copied at the fork; no return to no
+call site since.
 
-usage: stack_check.py MODE DEPTH PROG STACK
+usage: stack_check.py [--child] MODE DEPTH PROG STACK
 """
 import re
 import sys
@@ -29,8 +32,14 @@ UNMATCHED = re.compile(r'^itrace stack: (\d+) returns? to no call site kept')
 
 
 def main():
-    mode, depth, prog, stack_f = sys.argv[1], int(sys.argv[2]), \
-        sys.argv[3], sys.argv[4]
+    args = sys.argv[1:]
+    child = args[:1] == ['--child']
+    if child:
+        args = args[1:]
+    mode, depth, prog, stack_f = args[0], int(args[1]), args[2], args[3]
+    leaf = 'wait_child' if child else 'wait_byte'
+    if child:
+        mode += ' child'
     tc.set_arch(prog)
     insns = tc.objdump(prog)
     syms = tc.nm(prog)
@@ -60,7 +69,7 @@ def main():
         return 1
 
     # #0: where the task is; each frame a call into the function inward
-    if mode == 'insn':
+    if mode.startswith('insn'):
         ins = insns.get(frames[0])
         tc.result(ins and tc.mclass(ins[1]) == 'syscall',
                   f'{mode}: #0 is the system call it blocks in '
@@ -78,8 +87,8 @@ def main():
               'of the frame inside it (objdump)', '; '.join(chain[:3]))
 
     names = [func_at(a) for a in frames[1:]]
-    first = names.index('wait_byte') if 'wait_byte' in names else -1
-    want = ['wait_byte', 'bottom'] + ['nest'] * (depth + 1) + \
+    first = names.index(leaf) if leaf in names else -1
+    want = [leaf, 'bottom'] + ['nest'] * (depth + 1) + \
         ['deep_start', 'main']
     libc = first
     deeper = [DEEPER.match(line) for line in lines]
@@ -101,10 +110,14 @@ def main():
                   f'read, {depth + 1} of nest)',
                   f'names {names[:4]}...{names[-3:]}')
     um = [int(m.group(1)) for m in map(UNMATCHED.match, lines) if m]
-    want_um = [1] if tc.ARCH == 'x86_64' else []
-    tc.result(um == want_um, f'{mode}: the signal handler\'s return '
-              f'{"to no call site, counted" if want_um else "matched"}: '
-              'the frames it interrupted kept', f'{um}, want {want_um}')
+    want_um = [1] if tc.ARCH == 'x86_64' and not child else []
+    if child:
+        what = 'no return to no call site since the fork'
+    else:
+        what = 'the signal handler\'s return ' + \
+            ('to no call site, counted' if want_um else 'matched') + \
+            ': the frames it interrupted kept'
+    tc.result(um == want_um, f'{mode}: {what}', f'{um}, want {want_um}')
     return 1 if tc.failed else 0
 
 
