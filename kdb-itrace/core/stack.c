@@ -27,8 +27,9 @@ int itrace_stacks_init(unsigned int frames)
 {
 	unsigned int i;
 
-	/* main.c refused anything but 0 and 16..65536 */
-	frames = frames ? roundup_pow_of_two(clamp(frames, 16U, 65536U)) : 0;
+	/* 0 or 16..65536: main.c refused anything else */
+	if (frames)
+		frames = roundup_pow_of_two(frames);
 	if (frames) {
 		stack_store = vzalloc(array3_size(itrace_nr_slots, frames,
 						  sizeof(*stack_store)));
