@@ -33,17 +33,25 @@ void itrace_emit_frame(struct itrace_slot *s, unsigned int kind,
 #define ITRACE_KINDS_FRAME	((1u << ITRACE_K_CALL) | \
 				 (1u << ITRACE_K_ICALL) | (1u << ITRACE_K_RET))
 
+/* remap.c: a transfer outside the mapping the last one went into */
+void itrace_remap_miss(struct itrace_slot *s, unsigned long to);
+
 /*
  * Trap context, IRQs off: current's slot @s went from @from to @to
- * through an instruction of @kind. Calls and returns go to its live
- * stack whatever is logged; the record goes to the log if its mode and
- * kind filter want that kind. Both tests are inline: insn mode under a
- * kind filter and block mode drop most steps.
+ * through an instruction of @kind. A transfer into code outside the
+ * task's mappings as @s knows them has them copied again; calls and
+ * returns go to its live stack whatever is logged; the record goes to
+ * the log if its mode and kind filter want that kind. The tests are
+ * inline: most steps are no transfer, or one within the same mapping,
+ * and insn mode under a kind filter and block mode drop most steps.
  */
 static __always_inline void itrace_emit(struct itrace_slot *s,
 					unsigned int kind, unsigned long from,
 					unsigned long to)
 {
+	if ((ITRACE_KINDS_TRANSFER & (1u << kind)) &&
+	    unlikely(to - s->known_lo >= s->known_len))
+		itrace_remap_miss(s, to);
 	if (ITRACE_KINDS_FRAME & (1u << kind))
 		itrace_emit_frame(s, kind, from, to);
 	if (s->emit_kinds & (1u << kind))

@@ -99,8 +99,12 @@ static inline bool itrace_trigger_left(struct itrace_slot *s,
 	return true;
 }
 
-/* watch.c: `on comm` at exec */
+/* remap.c: the slot's copy of the task's mappings, as the task */
+void itrace_remap_take(struct itrace_slot *s);
+
+/* watch.c: `on comm` at exec, and at a rename without exec */
 void itrace_watch_exec(struct task_struct *p);
+void itrace_watch_rename(struct task_struct *p, const char *comm);
 
 /* rearm.c: the uprobes hand-off */
 void itrace_rearm_after(struct itrace_slot *s, unsigned long from);

@@ -2,7 +2,8 @@
 /*
  * Task life cycle around tracing: arming in the task's own context
  * (task_work queued from kdb), the fork/exec/exit tracepoints that keep
- * stray step state away from untraced tasks, the ptrace resume hook that
+ * stray step state away from untraced tasks, the rename tracepoint that
+ * `on comm` arms by, the ptrace resume hook that
  * keeps a debugger from ending our stepping, and the global disarm under
  * stop_machine at unload.
  */
@@ -93,6 +94,18 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	itrace_watch_exec(current);
 }
 
+/*
+ * A task takes a new name: prctl(PR_SET_NAME), a write to
+ * /proc/PID/comm (@p may be another thread of the writer's process),
+ * exec. Before the name is copied, under task_lock(@p) up to 6.12:
+ * nothing here sleeps or takes a lock. `on comm` arms @p if it takes a
+ * watched name (itrace_watch_rename(); an exec is left to probe_exec()).
+ */
+static void probe_rename(void *data, struct task_struct *p, const char *comm)
+{
+	itrace_watch_rename(p, comm);
+}
+
 /* Runs as the exiting task: never the last task reference. */
 static void probe_exit(ITRACE_TP_EXIT_ARGS)
 {
@@ -170,6 +183,7 @@ static struct tp_hook hooks[] = {
 	{ "sched_process_exit", probe_exit },
 	{ "signal_deliver", probe_signal },
 	{ "sched_waking", probe_waking },
+	{ "task_rename", probe_rename },
 };
 
 static void find_tp(struct tracepoint *tp, void *priv)

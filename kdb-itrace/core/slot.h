@@ -56,6 +56,11 @@ struct itrace_slot {
 	struct itrace_shadow shadow;	/* the live call stack (stack.c) */
 	bool stack_inherited;		/* a fork's copy: kept at arming */
 	struct itrace_symmap map;
+	/* map kept up to date (remap.c): as the task, or in its traps */
+	u64 known_lo, known_len;	/* where the last transfer went */
+	int known_vmas;			/* mm->map_count when last looked at */
+	bool remap_queued;		/* remap_work is on the task's list */
+	struct callback_head remap_work;
 	struct itrace_capmaps __rcu *capmaps;	/* capture.c */
 };
 

@@ -16,32 +16,6 @@
 #include "image.h"
 #include "lib/kind.h"
 
-/*
- * `range <mapping>`: the span of the executable mappings the log names
- * so, from the maps just taken (again at each exec under follow-exec);
- * none: nothing is recorded, and status says why. Before arming: the
- * trap path reads these only once the slot is ARMED.
- */
-static void range_resolve(struct itrace_slot *s)
-{
-	u64 lo = U64_MAX, hi = 0;
-	u32 i;
-
-	if (!s->range.map[0])
-		return;
-	for (i = 0; i < s->map.nr; i++) {
-		const struct itrace_map *m = &s->map.map[i];
-
-		if (strncmp(m->name, s->range.map, sizeof(m->name)))
-			continue;
-		lo = min(lo, m->start);
-		hi = max(hi, m->end);
-	}
-	s->range_on = true;
-	s->range_lo = hi ? lo : 0;
-	s->range_hi = hi;
-}
-
 /* Runs as the traced task on its way back to user mode. */
 void itrace_arm_work(struct callback_head *cb)
 {
@@ -57,9 +31,10 @@ void itrace_arm_work(struct callback_head *cb)
 	} else if (s->task == current) {
 		if (itrace_state(&s->state) == ITRACE_PENDING &&
 		    !READ_ONCE(itrace_shutdown)) {
-			itrace_maps_take(&s->map);
+			/* a name taken since itrace_start() (`on comm`) */
+			memcpy(s->comm, current->comm, sizeof(s->comm));
+			itrace_remap_take(s);
 			itrace_capture_take(s);
-			range_resolve(s);
 			itrace_stack_begin(s);
 			/* stepping now, or at the function's first entry */
 			now = itrace_trigger_setup(s);

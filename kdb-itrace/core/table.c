@@ -121,13 +121,14 @@ bool itrace_slot_take_work(struct itrace_slot *s)
 }
 
 /*
- * Is something of the slot's last task still in use: its re-arm work
- * queued, its uprobe not yet unregistered, or arch state (a task_work)?
+ * Is something of the slot's last task still in use: its re-arm or
+ * remap work queued, its uprobe not yet unregistered, or arch state (a task_work)?
  * Such a slot must not be claimed for another task.
  */
 static bool slot_busy(const struct itrace_slot *s)
 {
-	return READ_ONCE(s->rearm_queued) || itrace_trig_registered(&s->trig) ||
+	return READ_ONCE(s->rearm_queued) || READ_ONCE(s->remap_queued) ||
+	       itrace_trig_registered(&s->trig) ||
 	       itrace_arch_slot_busy(&s->arch);
 }
 

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `itrace on comm <name>`: a small fixed table of watched task names.
- * Every task that execs a program of a watched name is armed at that
- * exec, with the options the watch was given; `on comm` itself arms the
- * tasks of that name that exist (command_onoff.c).
+ * Every task that takes a watched name is armed then, with the options
+ * the watch was given: at the exec of a program of that name, or when
+ * it is renamed without exec (prctl(PR_SET_NAME), a write to
+ * /proc/PID/comm, busybox naming the applet it runs in-process); `on
+ * comm` itself arms the tasks of that name that exist (command_onoff.c).
  *
  * Contexts: entries are written by `on comm` and `off comm`, from kdb
  * or xmon (every other CPU stopped, perhaps half-way through reading an
  * entry) or from debugfs (one command at a time; kdb may stop it
- * half-way through writing one); they are read by the exec tracepoint
- * (the execing task, preemption off) and by `status`. So each entry has
+ * half-way through writing one); they are read by the exec and rename
+ * tracepoints (preemption off; the rename's under the renamed task's
+ * task_lock up to 6.12, and perhaps from another thread of its
+ * process) and by `status`. So each entry has
  * a sequence count, odd while it is written: a writer takes an even
  * count with cmpxchg or gives up (-EBUSY), a reader uses an entry only
  * if the count was even and is unchanged after its copy. No locks, no
@@ -31,6 +35,7 @@ struct itrace_watch {
 	struct itrace_on_opts opts;	/* opts.cond: NULL, or &cond */
 	struct itrace_cond cond;
 	atomic_t armed;			/* tasks armed at their exec */
+	atomic_t renamed;		/* ... when renamed without exec */
 	atomic_t missed;		/* ... not: table full */
 };
 
@@ -107,6 +112,7 @@ int itrace_watch_add(const char *comm, u8 mode,
 			w->opts.cond = &w->cond;
 		}
 		atomic_set(&w->armed, 0);
+		atomic_set(&w->renamed, 0);
 		atomic_set(&w->missed, 0);
 		WRITE_ONCE(w->live, true);
 		write_end(w, seq);
@@ -146,12 +152,12 @@ int itrace_watch_remove(const char *comm)
 }
 
 /*
- * The exec tracepoint, as @p (current) with its new name, untraced: arm
- * it if a watch has that name. A watch rewritten while we copied it (a
- * remove and an add from another CPU) may have given the slot a mix of
- * two option sets: turn that slot off again.
+ * @p, untraced, has just taken the name @comm: arm it if a watch has that
+ * name; @exec: at its exec (as current), else renamed. A watch rewritten
+ * while we copied it (a remove and an add from another CPU) may have
+ * given the slot a mix of two option sets: turn that slot off again.
  */
-void itrace_watch_exec(struct task_struct *p)
+static void watch_arm(struct task_struct *p, const char *comm, bool exec)
 {
 	struct itrace_on_opts o;
 	struct itrace_slot *s;
@@ -166,8 +172,7 @@ void itrace_watch_exec(struct task_struct *p)
 		struct itrace_watch *w = &watches[i];
 
 		seq = atomic_read_acquire(&w->seq);
-		if ((seq & 1) || !READ_ONCE(w->live) ||
-		    !same_comm(w->comm, p->comm))
+		if ((seq & 1) || !READ_ONCE(w->live) || !same_comm(w->comm, comm))
 			continue;
 		mode = w->mode;
 		o = w->opts;
@@ -181,16 +186,44 @@ void itrace_watch_exec(struct task_struct *p)
 			atomic_inc(&w->missed);
 			return;
 		}
+		/* status names it so until its arming reads the new name */
+		strscpy(s->comm, comm, sizeof(s->comm));
 		smp_rmb();	/* the condition's copy too */
 		if (atomic_read(&w->seq) != seq)
 			itrace_state_stop(&s->state);
 		else
-			atomic_inc(&w->armed);
+			atomic_inc(exec ? &w->armed : &w->renamed);
 		return;
 	}
 }
 
-/* `status`: "itrace: watching comm NAME: mode insn[, OPTS]; N armed at exec" */
+/* The exec tracepoint, as @p (current) with its new name, untraced. */
+void itrace_watch_exec(struct task_struct *p)
+{
+	watch_arm(p, p->comm, true);
+}
+
+/*
+ * The rename tracepoint: @p is about to take the name @comm (p->comm is
+ * still the old one), whether or not it is traced. Not at an exec: the
+ * exec tracepoint that follows arms it (itrace_watch_exec()).
+ */
+void itrace_watch_rename(struct task_struct *p, const char *comm)
+{
+	char name[ITRACE_COMM_LEN];
+
+	if ((p == current && current->in_execve) || itrace_slot_of(p) ||
+	    (p->flags & PF_EXITING))
+		return;
+	/* the kernel keeps the first 15 bytes, as we compare */
+	strscpy(name, comm, sizeof(name));
+	watch_arm(p, name, false);
+}
+
+/*
+ * `status`: "itrace: watching comm NAME: mode insn[, OPTS]; N armed at
+ * exec, M at rename"
+ */
 void itrace_watch_status(struct itrace_out *out)
 {
 	char opts[ITRACE_ON_OPTS_MAX], cond[160], comm[ITRACE_COMM_SHOWN];
@@ -208,13 +241,14 @@ void itrace_watch_status(struct itrace_out *out)
 						  sizeof(cond));
 		missed = atomic_read(&w->missed);
 		itrace_out_printf(out,
-				  "itrace: watching comm %s: mode %s%s%s%s%s; %u armed at exec",
+				  "itrace: watching comm %s: mode %s%s%s%s%s; %u armed at exec, %u at rename",
 				  itrace_comm(comm, w->comm),
 				  w->mode == ITRACE_MODE_BLOCK ? "block" : "insn",
 				  strcmp(opts, "-") ? ", " : "",
 				  strcmp(opts, "-") ? opts : "",
 				  cond[0] ? " if " : "", cond,
-				  atomic_read(&w->armed));
+				  atomic_read(&w->armed),
+				  atomic_read(&w->renamed));
 		if (missed)
 			itrace_out_printf(out, ", %u not: table full",
 					  missed);

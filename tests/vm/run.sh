@@ -335,7 +335,7 @@ if [ -z "$only" ] && [ "$ITRACE_KVARIANT" = debug ]; then
 	ppc64le) only="debug_canary tp_loop lifecycle signals exit_unload uprobe_resv atomic
 		transparency" ;;
 	*) only="debug_canary tp_loop running overflow lifecycle follow
-		comm signals exit_unload races debugfs debugfs_stream debugfs_kdb atomic
+		comm late signals exit_unload races debugfs debugfs_stream debugfs_kdb atomic
 		trigger tf_self transparency capture"
 		# ITRACE_VM_PART=moved: these instead, run by tests/run-all.sh
 		# at the end of the other lane (with one vCPU) so that the two
@@ -552,6 +552,8 @@ if want transparency; then
 fi
 want follow && vmtest follow "$b/tp_follow"
 want comm && vmtest comm "$b/tp_follow"
+# names taken without exec, mappings made after arming (tp_late)
+want late && vmtest late "$b/tp_late"
 want signals && vmtest signals "$b/tp_life"
 want exit_unload && vmtest exit_unload
 # Three races held open by the debug kernels' module (its test hooks).
