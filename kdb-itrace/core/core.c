@@ -79,6 +79,7 @@ void itrace_core_exit(void)
 	itrace_capture_exit();
 	itrace_arch_exit();
 	itrace_works_exit();
+	itrace_keep_exit();
 	itrace_log_free();
 	itrace_stacks_free();
 	itrace_table_free();

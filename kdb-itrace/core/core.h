@@ -14,6 +14,9 @@
 #include "arch_api.h"
 #include "itrace.h"
 
+struct k_sigaction;
+struct kernel_siginfo;
+
 /* table.c */
 int itrace_table_init(unsigned int nr);
 void itrace_table_free(void);
@@ -98,6 +101,17 @@ static inline bool itrace_trigger_left(struct itrace_slot *s,
 	WRITE_ONCE(t->state, itrace_trigger_next(s));
 	return true;
 }
+
+/* keep.c: the flight recorder */
+void itrace_keep_setup(struct itrace_slot *s);
+void itrace_keep_exit(void);
+void itrace_keep_push(struct itrace_slot *s, const struct itrace_rec *rec);
+const struct itrace_ring *itrace_keep_get(struct itrace_slot *s);
+void itrace_keep_put(struct itrace_slot *s);
+void itrace_keep_signal(struct itrace_slot *s, int sig,
+			const struct kernel_siginfo *info,
+			const struct k_sigaction *ka);
+void itrace_keep_stop(struct itrace_slot *s, unsigned long ip);
 
 /* remap.c: the slot's copy of the task's mappings, as the task */
 void itrace_remap_take(struct itrace_slot *s);

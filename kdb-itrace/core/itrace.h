@@ -33,6 +33,12 @@ const u64 *itrace_log_dropped(bool stopped);
 unsigned int itrace_log_per_cpu(void);
 u64 itrace_log_last_seq(void);
 
+/* keep.c: a thread's own ring (keep N) and its freeze, any context */
+u64 itrace_keep_overwritten(const struct itrace_slot *s);
+const char *itrace_keep_signame(char *buf, size_t len, int sig);
+/* `off`: let a frozen slot's history go (FROZEN -> FREE) */
+bool itrace_keep_thaw(struct itrace_slot *s);
+
 /* stack.c: a traced thread's live stack, any context */
 unsigned int itrace_stack_frames(void);
 void itrace_stack_read(const struct itrace_slot *s,
@@ -44,6 +50,8 @@ struct itrace_merge *itrace_merge_alloc(void);
 void itrace_merge_free(struct itrace_merge *m);
 int itrace_merge_copy(struct itrace_merge *m, u64 max_seq);
 void itrace_merge_start(struct itrace_merge *m, int pid, u64 max_seq);
+/* the thread whose own kept ring that merge reads (keep N), or NULL */
+const struct itrace_slot *itrace_merge_kept(const struct itrace_merge *m);
 bool itrace_merge_next(struct itrace_merge *m, struct itrace_rec *out,
 		       unsigned int *out_cpu);
 u64 itrace_merge_torn(const struct itrace_merge *m);

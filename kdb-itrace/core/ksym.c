@@ -5,7 +5,11 @@
  * task's own context (arming, the x86 uprobe re-arm, the ppc fault-in),
  * and where the kernel has xmon, xmon_printf(), xmon's own console
  * printer, for the xmon front-end's output (xmon.c; optional: without it
- * that output goes to the kernel log).
+ * that output goes to the kernel log). And one variable, where the
+ * kernel has kgdb: kgdb_io_module_registered, whether kgdb has an I/O
+ * driver (kgdboc), without which `break`'s kgdb_breakpoint() would be an
+ * oops (keep.c; optional: without it `break` only freezes). Its address
+ * comes from kallsyms_lookup_name(), found as the functions are.
  *
  * Since 5.7 mainline exports neither kallsyms_lookup_name() nor
  * kallsyms_on_each_symbol(). As SystemTap's runtime and lttng-modules
@@ -42,9 +46,11 @@ typedef int (*task_work_add_fn)(struct task_struct *p,
 				enum task_work_notify_mode mode);
 
 typedef void (*xmon_printf_fn)(const char *fmt, ...);
+typedef unsigned long (*kallsyms_lookup_name_fn)(const char *name);
 
 static task_work_add_fn ksym_task_work_add;
 static xmon_printf_fn ksym_xmon_printf;
+static const int *ksym_kgdb_io_registered;
 
 /*
  * The start of function @name given an @addr inside it, or 0 if @addr is
@@ -86,16 +92,6 @@ static unsigned long find_func(const char *name)
 	return addr;
 }
 
-int itrace_ksym_init(void)
-{
-	ksym_task_work_add = (task_work_add_fn)find_func("task_work_add");
-	if (!ksym_task_work_add)
-		return -ENOENT;
-	if (IS_ENABLED(CONFIG_XMON))
-		ksym_xmon_printf = (xmon_printf_fn)find_func("xmon_printf");
-	return 0;
-}
-
 /*
  * Every call into text found by find_func() runs between these two:
  * interrupts off, so the arch's bracket (x86 IBT: ENDBR checking off on
@@ -116,6 +112,40 @@ static void foreign_leave(struct foreign_call *fc)
 {
 	itrace_arch_foreign_call_end(fc->saved);
 	local_irq_restore(fc->flags);
+}
+
+/* Any context: does kgdb have an I/O driver now (kdb can be entered)? */
+bool itrace_ksym_kgdb_ready(void)
+{
+	return ksym_kgdb_io_registered && READ_ONCE(*ksym_kgdb_io_registered);
+}
+
+/* kgdb_io_module_registered's address, through kallsyms_lookup_name(). */
+static void find_kgdb_io(void)
+{
+	kallsyms_lookup_name_fn lookup;
+	struct foreign_call fc;
+	unsigned long addr;
+
+	lookup = (kallsyms_lookup_name_fn)find_func("kallsyms_lookup_name");
+	if (!lookup)
+		return;
+	foreign_enter(&fc);
+	addr = lookup("kgdb_io_module_registered");
+	foreign_leave(&fc);
+	ksym_kgdb_io_registered = (const int *)addr;
+}
+
+int itrace_ksym_init(void)
+{
+	ksym_task_work_add = (task_work_add_fn)find_func("task_work_add");
+	if (!ksym_task_work_add)
+		return -ENOENT;
+	if (IS_ENABLED(CONFIG_XMON))
+		ksym_xmon_printf = (xmon_printf_fn)find_func("xmon_printf");
+	if (IS_ENABLED(CONFIG_KGDB))
+		find_kgdb_io();
+	return 0;
 }
 
 int itrace_task_work_add(struct task_struct *p, struct callback_head *work,

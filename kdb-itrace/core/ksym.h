@@ -19,4 +19,7 @@ int itrace_ksym_init(void);
 int itrace_task_work_add(struct task_struct *p, struct callback_head *work,
 			 enum task_work_notify_mode mode);
 
+/* Has kgdb an I/O driver (kgdboc), so that kdb can be entered? Any context. */
+bool itrace_ksym_kgdb_ready(void);
+
 #endif /* _ITRACE_KSYM_H */

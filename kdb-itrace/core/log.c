@@ -113,6 +113,7 @@ void itrace_emit_rec(struct itrace_slot *s, unsigned int kind,
 	rec.gen = s->gen;
 	s->records++;
 	itrace_ring_push(&rings[raw_smp_processor_id()], &rec);
+	itrace_keep_push(s, &rec);
 }
 
 /*

@@ -3,7 +3,9 @@
  * Reading the per-CPU rings of log.c in global sequence order: the
  * snapshot merge behind `itrace log` and the debugfs log file, and the
  * tail behind the debugfs stream. Readers only: the trap path never
- * waits for them or wakes them.
+ * waits for them or wakes them. A merge of one thread that keeps its
+ * own ring (`keep N`, keep.c) reads that ring instead: it has every
+ * record of the thread the CPUs' rings have, and those they lost.
  */
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
@@ -26,6 +28,7 @@ struct merge_cpu {
  */
 struct itrace_merge {
 	int pid;
+	struct itrace_slot *kept;	/* reading its ring (c[0]), or NULL */
 	u64 torn;
 	u64 late;
 	u64 copy_lost;		/* overwritten while copied */
@@ -52,11 +55,57 @@ static void copies_free(struct itrace_merge *m)
 	m->copy = NULL;
 }
 
+static void kept_done(struct itrace_merge *m)
+{
+	if (m->kept)
+		itrace_keep_put(m->kept);
+	m->kept = NULL;
+}
+
 void itrace_merge_free(struct itrace_merge *m)
 {
-	if (m)
+	if (m) {
 		copies_free(m);
+		kept_done(m);
+	}
 	kfree(m);
+}
+
+/*
+ * The slot of thread @tid if it keeps its records in a ring of its own
+ * that holds them (armed, off, or frozen), its ring held for reading.
+ */
+static struct itrace_slot *kept_of(int tid, const struct itrace_ring **ring)
+{
+	struct itrace_slot *found = NULL;
+	unsigned int i;
+
+	for (i = 0; i < itrace_nr_slots; i++) {
+		struct itrace_slot *s = &itrace_slots[i];
+		int st = itrace_state(&s->state);
+
+		if (st == ITRACE_FREE || st == ITRACE_FROZEN)
+			continue;
+		/* a process's other threads: the CPUs' rings have theirs */
+		if (s->tgid == tid && s->pid != tid)
+			return NULL;
+	}
+	for (i = 0; i < itrace_nr_slots && !found; i++) {
+		struct itrace_slot *s = &itrace_slots[i];
+
+		if (s->pid != tid || !READ_ONCE(s->kept.recs))
+			continue;
+		*ring = itrace_keep_get(s);
+		if (*ring)
+			found = s;
+	}
+	return found;
+}
+
+/* The thread whose own ring the merge reads, or NULL. */
+const struct itrace_slot *itrace_merge_kept(const struct itrace_merge *m)
+{
+	return m->kept;
 }
 
 /*
@@ -125,12 +174,27 @@ int itrace_merge_copy(struct itrace_merge *m, u64 max_seq)
  */
 void itrace_merge_start(struct itrace_merge *m, int pid, u64 max_seq)
 {
+	const struct itrace_ring *ring = NULL;
 	unsigned int cpu;
 	u64 floor = itrace_log_clear_seq();
 
 	m->pid = pid;
 	m->torn = 0;
 	m->late = 0;
+	kept_done(m);
+	if (pid > 0 && !m->copy)
+		m->kept = kept_of(pid, &ring);
+	if (m->kept) {
+		for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+			m->c[cpu].have = false;
+		/* `clear` leaves a frozen history alone: `off` lets it go */
+		itrace_ring_iter_start(&m->c[0].it, ring,
+				       READ_ONCE(m->kept->frozen) ? 0 : floor,
+				       max_seq);
+		m->c[0].have = itrace_ring_iter_next(&m->c[0].it,
+						     &m->c[0].cur);
+		return;
+	}
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
 		struct merge_cpu *c = &m->c[cpu];
 
@@ -169,10 +233,16 @@ bool itrace_merge_next(struct itrace_merge *m, struct itrace_rec *out,
 				m->c[cpu].it.torn = 0;
 				m->c[cpu].it.late = 0;
 			}
+			kept_done(m);
 			return false;
 		}
 		*out = m->c[best].cur;
 		*out_cpu = best;
+		if (m->kept) {
+			/* a kept record's gen field holds its CPU (keep.c) */
+			*out_cpu = out->gen;
+			out->gen = m->kept->kept_gen;
+		}
 		m->c[best].have = itrace_ring_iter_next(&m->c[best].it,
 							&m->c[best].cur);
 		if (!m->pid || out->pid == m->pid || tgid_of(out) == m->pid)

@@ -62,6 +62,31 @@ struct itrace_slot {
 	bool remap_queued;		/* remap_work is on the task's list */
 	struct callback_head remap_work;
 	struct itrace_capmaps __rcu *capmaps;	/* capture.c */
+	/* the flight recorder (keep.c) */
+	u32 keep;			/* `keep N` as given, 0: none */
+	struct itrace_ring kept;	/* its own ring; recs NULL: none */
+	u16 kept_gen;			/* the gen kept's records are of */
+	atomic_t kept_readers;		/* readers walking kept now */
+	u8 keep_note;			/* enum itrace_keep_note */
+	u8 frozen;			/* enum itrace_froze: kept stopped */
+	int frozen_sig;			/* the signal that froze it */
+	bool frozen_fault;		/* a fault's signal: frozen_addr holds */
+	u64 frozen_ip, frozen_addr;	/* where; the fault's address */
+};
+
+/* Why a slot's kept ring stopped taking records (keep.c). */
+enum itrace_froze {
+	ITRACE_FROZE_NOT,
+	ITRACE_FROZE_SIGNAL,	/* a fatal signal (frozen_sig) */
+	ITRACE_FROZE_STOP,	/* its `stop` place */
+};
+
+/* What keep.c could not do as asked (status says). */
+enum itrace_keep_note {
+	ITRACE_KEEP_OK,
+	ITRACE_KEEP_NOMEM,	/* no memory for the ring: none kept */
+	ITRACE_KEEP_BUSY,	/* readers held the old ring: its size kept */
+	ITRACE_KEEP_NO_KDB,	/* break: no kgdb I/O driver to enter kdb */
 };
 
 /* Why a slot's tracing ended without an `off` (status says so). */

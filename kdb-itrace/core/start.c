@@ -35,6 +35,7 @@ void itrace_arm_work(struct callback_head *cb)
 			memcpy(s->comm, current->comm, sizeof(s->comm));
 			itrace_remap_take(s);
 			itrace_capture_take(s);
+			itrace_keep_setup(s);
 			itrace_stack_begin(s);
 			/* stepping now, or at the function's first entry */
 			now = itrace_trigger_setup(s);
@@ -99,6 +100,7 @@ struct itrace_slot *itrace_start(struct task_struct *p,
 			o->kinds & ITRACE_KINDS_TRANSFER : o->kinds;
 	s->max = o->max;
 	s->budget = o->max;
+	s->keep = o->keep;
 	s->ended = ITRACE_END_NONE;
 	s->range = o->range;
 	memcpy(s->func, o->func, sizeof(s->func));
@@ -140,13 +142,16 @@ void itrace_start_undo(struct task_struct *p)
 
 /*
  * Process context only (it may drop the last task reference). The slot
- * keeps pid, comm and map so `itrace log` can still name old records.
+ * keeps pid, comm and map so `itrace log` can still name old records; a
+ * frozen one (keep.c) keeps its state too, FROZEN, until `off`.
  */
 void itrace_slot_release(struct itrace_slot *s)
 {
 	struct task_struct *p;
 
-	if (itrace_state_release(&s->state) == ITRACE_FREE)
+	int was = itrace_state_release(&s->state, READ_ONCE(s->frozen));
+
+	if (was == ITRACE_FREE || was == ITRACE_FROZEN)
 		return;
 	itrace_arch_slot_release(s);
 	itrace_trigger_release(s);

@@ -10,7 +10,7 @@
  *                 | | +-----------------restart-----|-----------------+
  *                 | +-stop--------------------------+                 ^
  *                 +-park----------------------------------------------+
- *  any -release-> FREE
+ *  any -release-> FREE, or FROZEN -thaw-> FREE (a frozen history's)
  *
  *   claim     FREE -> PENDING      `on` (kdb, xmon, debugfs) or a followed
  *                                  fork: the slot is taken for a task
@@ -27,6 +27,11 @@
  *                                  the same work as a new task
  *   release   any -> FREE          the task exits or execs (without
  *                                  follow-exec), or the module unloads
+ *             any -> FROZEN        the same for a slot whose kept records
+ *                                  were frozen (a crash, `stop` with
+ *                                  freeze: keep.c): the slot, its records,
+ *                                  stack and maps stay for the readers
+ *   thaw      FROZEN -> FREE       `off` of that pid, `off all`
  *
  * OFF keeps the slot for as long as the task lives: an x86 sigreturn
  * whose frame was given our TF just before (arch/x86/sigframe.c) can
@@ -51,9 +56,10 @@ enum itrace_state {
 	ITRACE_ARMED,
 	ITRACE_STOPPING,
 	ITRACE_OFF,
+	ITRACE_FROZEN,
 };
 
-/* "free", "pending", "armed", "stopping", "off" (table.c) */
+/* "free", "pending", "armed", "stopping", "off", "frozen" (table.c) */
 const char *itrace_state_name(int state);
 
 static inline bool itrace_state_move(atomic_t *state, int from, int to)
@@ -106,10 +112,30 @@ static inline bool itrace_state_exec(atomic_t *state)
 	return itrace_state_move(state, ITRACE_ARMED, ITRACE_PENDING);
 }
 
-/* Returns the state it left (FREE: someone else released it first). */
-static inline int itrace_state_release(atomic_t *state)
+/*
+ * Returns the state it left (FREE or FROZEN: someone else released it
+ * first, who may have frozen it: then it stays so).
+ */
+static inline int itrace_state_release(atomic_t *state, bool frozen)
 {
-	return atomic_xchg(state, ITRACE_FREE);
+	int st = itrace_state(state);
+
+	for (;;) {
+		int was;
+
+		if (st == ITRACE_FREE || st == ITRACE_FROZEN)
+			return st;
+		was = atomic_cmpxchg(state, st, frozen ? ITRACE_FROZEN :
+							 ITRACE_FREE);
+		if (was == st)
+			return st;
+		st = was;
+	}
+}
+
+static inline bool itrace_state_thaw(atomic_t *state)
+{
+	return itrace_state_move(state, ITRACE_FROZEN, ITRACE_FREE);
 }
 
 #endif /* _ITRACE_STATE_H */

@@ -193,6 +193,7 @@ void itrace_slot_opts(const struct itrace_slot *s, struct itrace_on_opts *o)
 	o->flags = s->flags;
 	o->kinds = s->kinds;
 	o->max = s->max;
+	o->keep = s->keep;
 	o->range = s->range;
 	memcpy(o->func, s->func, sizeof(o->func));
 	memcpy(o->start, s->start, sizeof(o->start));
@@ -244,6 +245,7 @@ const char *itrace_state_name(int state)
 	case ITRACE_ARMED:	return "armed";
 	case ITRACE_STOPPING:	return "stopping";
 	case ITRACE_OFF:	return "off";
+	case ITRACE_FROZEN:	return "frozen";
 	}
 	return "?";
 }

@@ -160,8 +160,10 @@ static int stop_handler(ITRACE_UPROBE_HANDLER_ARGS)
 	if (not_ours(s))
 		return drop(s);
 	/* reached while not traced: nothing to end */
-	if (READ_ONCE(t->state) == ITRACE_TRIG_INSIDE)
+	if (READ_ONCE(t->state) == ITRACE_TRIG_INSIDE) {
 		WRITE_ONCE(t->state, itrace_trigger_next(s));
+		itrace_keep_stop(s, instruction_pointer(regs));
+	}
 	return 0;
 }
 

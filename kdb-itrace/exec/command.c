@@ -59,8 +59,49 @@ static void slot_note(struct itrace_ctx *ctx, const struct itrace_slot *s,
 }
 
 /*
+ * A thread that keeps its own records (keep N): how many, and whether
+ * and where they were frozen ("frozen at SIGSEGV at tp_crash:crash+0x8
+ * (fault address 0x0)"), and what could not be done as asked.
+ */
+static void keep_notes(struct itrace_ctx *ctx, const struct itrace_slot *s)
+{
+	char where[ITRACE_ADDR_MAX], sig[16];
+	u64 lost = itrace_keep_overwritten(s);
+
+	if (s->keep_note == ITRACE_KEEP_NOMEM) {
+		slot_note(ctx, s, "keep %u: no memory: records in the CPUs' logs only",
+			  s->keep);
+		return;
+	}
+	if (!s->kept.recs || s->kept_gen != s->gen)
+		return;
+	slot_note(ctx, s, "keeps its last %u records (%llu logged, %llu overwritten)%s",
+		  s->kept.mask + 1, READ_ONCE(s->kept.head), lost,
+		  s->keep_note == ITRACE_KEEP_BUSY ?
+		  ": its ring's old size (a reader held it)" : "");
+	if (!READ_ONCE(s->frozen))
+		return;
+	itrace_syms_read_begin(ctx->stopped);
+	itrace_format_addr(where, sizeof(where), &s->map, s->frozen_ip);
+	itrace_syms_read_end(ctx->stopped);
+	if (s->frozen == ITRACE_FROZE_STOP)
+		slot_note(ctx, s, "frozen at its stop place %s", where);
+	else if (s->frozen_fault)
+		slot_note(ctx, s, "frozen at %s at %s (fault address 0x%llx)",
+			  itrace_keep_signame(sig, sizeof(sig), s->frozen_sig),
+			  where, s->frozen_addr);
+	else
+		slot_note(ctx, s, "frozen at %s at %s",
+			  itrace_keep_signame(sig, sizeof(sig), s->frozen_sig),
+			  where);
+	if (s->keep_note == ITRACE_KEEP_NO_KDB)
+		slot_note(ctx, s, "break: kdb not entered: kgdb has no I/O driver (kgdboc=)");
+}
+
+/*
  * Under the table, a line for each task whose tracing ended by itself,
- * and for each whose range named no mapping (it records nothing).
+ * for each whose range named no mapping (it records nothing), and for
+ * each that keeps its own records.
  */
 static noinline_for_stack void slot_notes(struct itrace_ctx *ctx)
 {
@@ -84,6 +125,8 @@ static noinline_for_stack void slot_notes(struct itrace_ctx *ctx)
 			slot_note(ctx, s, "range %.*s: %s",
 				  ITRACE_RANGE_NAME - 1, s->range.map,
 				  "no executable mapping of that name: nothing recorded");
+		if (s->keep)
+			keep_notes(ctx, s);
 	}
 }
 
@@ -94,6 +137,7 @@ static noinline_for_stack unsigned int status_rows(struct itrace_ctx *ctx)
 	char opts[ITRACE_ON_OPTS_MAX], comm[ITRACE_COMM_SHOWN];
 	struct itrace_on_opts o;
 	unsigned int i, n = 0;
+	u64 lost;
 
 	for (i = 0; i < itrace_nr_slots; i++) {
 		struct itrace_slot *s = &itrace_slots[i];
@@ -107,10 +151,13 @@ static noinline_for_stack unsigned int status_rows(struct itrace_ctx *ctx)
 			     "records", "dropped", "tgid", "options");
 		itrace_slot_opts(s, &o);
 		itrace_on_options(opts, sizeof(opts), &o);
+		/* a thread with a ring of its own: what that one lost */
+		lost = s->kept.recs && s->kept_gen == s->gen ?
+		       itrace_keep_overwritten(s) : dropped[i];
 		/* read up to comm[15], always NUL, even half-way through a copy */
 		outf(ctx, "%7d %-16s %-8s %-5s %12llu %12llu %10llu %7d %s\n",
 		     s->pid, itrace_comm(comm, s->comm), itrace_state_name(st),
-		     mode_name(s), s->steps, s->records, dropped[i], s->tgid,
+		     mode_name(s), s->steps, s->records, lost, s->tgid,
 		     opts);
 	}
 	return n;
@@ -205,12 +252,14 @@ static void cmd_log(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 	struct itrace_rec r;
 	unsigned int cpu, i;
 	u64 total = 0, skip = 0, n = 0, torn;
+	const struct itrace_slot *kept;
 	/* both passes see the same records, also while traps go on */
 	u64 last = itrace_log_last_seq();
 	char line[ITRACE_LINE_MAX];
 	const u64 *dropped;
 
 	itrace_merge_start(m, cmd->pid, last);
+	kept = itrace_merge_kept(m);
 	while (itrace_merge_next(m, &r, &cpu)) {
 		total++;
 		if (!ctx->stopped)
@@ -229,11 +278,16 @@ static void cmd_log(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 			struct itrace_slot *s = &itrace_slots[i];
 			u64 d = dropped[i];
 
+			/* read from its own ring: what that one lost */
+			if (s == kept)
+				d = itrace_keep_overwritten(s);
 			if (d && (!cmd->pid || s->pid == cmd->pid ||
 				  s->tgid == cmd->pid))
 				outf(ctx, "itrace: pid %d: %llu record%s overwritten (log full)\n",
 				     s->pid, d, d == 1 ? "" : "s");
 		}
+		if (kept)
+			keep_notes(ctx, kept);
 		itrace_format_sym_header(line, sizeof(line));
 		outf(ctx, "%s", line);
 	}

@@ -351,6 +351,8 @@ static void off_one(struct itrace_slot *s, const struct itrace_ctx *ctx)
 
 	if (was == ITRACE_FREE)
 		return;
+	/* a history frozen while the task lives: let go at its exit */
+	WRITE_ONCE(s->frozen, ITRACE_FROZE_NOT);
 	if (!itrace_slot_stepping(s))
 		itrace_state_stopped(&s->state);
 	if (was == ITRACE_ARMED && !ctx->stopped)
@@ -395,15 +397,34 @@ static int off_comm(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 	return 0;
 }
 
-/* `off <pid>`: that thread, or every traced thread of process <pid>. */
+/* The frozen histories (keep.c) of @pid (0: all) let go; how many. */
+static unsigned int thaw(int pid)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < itrace_nr_slots; i++) {
+		struct itrace_slot *s = &itrace_slots[i];
+
+		if (itrace_state(&s->state) == ITRACE_FROZEN &&
+		    (!pid || s->pid == pid || s->tgid == pid))
+			n += itrace_keep_thaw(s);
+	}
+	return n;
+}
+
+/*
+ * `off <pid>`: that thread, or every traced thread of process <pid>;
+ * and the frozen histories of that pid, or of all.
+ */
 int itrace_cmd_off(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 {
 	struct itrace_slot *s, *named = NULL;
 	char comm[ITRACE_COMM_SHOWN];
-	unsigned int i, n = 0;
+	unsigned int i, n = 0, thawed;
 
 	if (cmd->comm[0])
 		return off_comm(cmd, ctx);
+	thawed = thaw(cmd->pid);
 	for (i = 0; i < itrace_nr_slots; i++) {
 		s = &itrace_slots[i];
 		if (!is_on(s) ||
@@ -415,7 +436,14 @@ int itrace_cmd_off(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 		n++;
 	}
 	if (!cmd->pid) {
-		outf(ctx, "itrace: %u task%s off\n", n, n == 1 ? "" : "s");
+		outf(ctx, "itrace: %u task%s off", n, n == 1 ? "" : "s");
+		if (thawed)
+			outf(ctx, ", %u frozen histor%s let go", thawed,
+			     thawed == 1 ? "y" : "ies");
+		outf(ctx, "\n");
+	} else if (!n && thawed) {
+		outf(ctx, "itrace: pid %d: its frozen history let go\n",
+		     cmd->pid);
 	} else if (!n) {
 		outf(ctx, "itrace off: pid %d is not traced\n", cmd->pid);
 		return -ESRCH;

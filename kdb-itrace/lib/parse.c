@@ -16,6 +16,9 @@ const char *const itrace_help_lines[] = {
 	"                              kinds K,K..: record only these kinds (insn jcc-nt jcc jmp call ret icall ijmp",
 	"                              syscall int iret far async); kinds none: record nothing, keep no stack",
 	"                              max N: at most N records per task, then its tracing ends;",
+	"                              keep N: its last N records also in a ring of its own, which other tasks cannot",
+	"                              overwrite; freeze: keep them (keep 4096 unless given) when a fatal signal or stop B",
+	"                              ends it, until `itrace off <pid>`; break: freeze, and enter kdb right there;",
 	"                              range LO-HI (hex) or range <mapping> (as the log names it, e.g. libc.so.6):",
 	"                              record only transfers from or to it;",
 	"                              func F: run untraced until function F (a symbol of the program or a library)",
@@ -28,7 +31,8 @@ const char *const itrace_help_lines[] = {
 	"itrace on comm <name> [options]",
 	"                              trace every task named <name> (its comm) now, and every task that takes that name",
 	"                              later (exec, prctl, /proc/PID/comm), until `itrace off comm <name>`; options as above",
-	"itrace off <pid>|all          stop tracing <pid> (a tid, or every traced thread of process <pid>), or every task",
+	"itrace off <pid>|all          stop tracing <pid> (a tid, or every traced thread of process <pid>), or every task;",
+	"                              a frozen history: let it go",
 	"itrace off comm <name>        stop watching for <name>, and stop tracing every task of that name",
 	"itrace status                 traced tasks, modes, step/record/drop counts",
 	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs, of <pid> (a tid or a process);",
@@ -90,6 +94,8 @@ static const struct {
 	{ "threads", ITRACE_F_THREADS },
 	{ "follow", ITRACE_F_FOLLOW },
 	{ "follow-exec", ITRACE_F_EXEC },
+	{ "freeze", ITRACE_F_FREEZE },
+	{ "break", ITRACE_F_BREAK },
 };
 
 void itrace_on_opts_init(struct itrace_on_opts *o)
@@ -127,6 +133,9 @@ void itrace_on_options(char *buf, size_t len, const struct itrace_on_opts *o)
 	if (o->max)
 		w += scnprintf(buf + w, len - w, "%smax %u", w ? " " : "",
 			       o->max);
+	if (o->keep)
+		w += scnprintf(buf + w, len - w, "%skeep %u", w ? " " : "",
+			       o->keep);
 	if (o->range.hi || o->range.map[0]) {
 		w += scnprintf(buf + w, len - w, "%s", w ? " " : "");
 		w += range_str(buf + w, len - w, &o->range);
@@ -277,6 +286,17 @@ static int val_max(const char *v, struct itrace_on_opts *o, char *err,
 	return -1;
 }
 
+static int val_keep(const char *v, struct itrace_on_opts *o, char *err,
+		    size_t errlen)
+{
+	if (!parse_uint(v, ITRACE_KEEP_MAX, false, &o->keep) &&
+	    o->keep >= ITRACE_KEEP_MIN)
+		return 0;
+	snprintf(err, errlen, "itrace on: bad keep '%s' (a record count, %u..%u)",
+		 v, ITRACE_KEEP_MIN, ITRACE_KEEP_MAX);
+	return -1;
+}
+
 static int val_count(const char *v, struct itrace_on_opts *o, char *err,
 		     size_t errlen)
 {
@@ -319,6 +339,7 @@ static const struct {
 		     size_t errlen);
 } on_values[] = {
 	{ "max", "max needs a record count (max 1000)", val_max },
+	{ "keep", "keep needs a record count (keep 4096)", val_keep },
 	{ "range", "range needs 0xLO-0xHI or a mapping name", val_range },
 	{ "func", "func needs a function name (func main)", val_func },
 	{ "count", "count needs a number of entries (count 2)", val_count },
@@ -391,10 +412,13 @@ static int parse_target(const char *sub, int argc, const char *const *argv,
 	return 3;
 }
 
-/* The options that need or exclude one another. */
-static int on_check(const struct itrace_cmd *cmd, char *err, size_t errlen)
+/*
+ * The options that need or exclude one another; `break` freezes, and
+ * what freezes keeps ITRACE_KEEP_DEFAULT records unless keep says.
+ */
+static int on_check(struct itrace_cmd *cmd, char *err, size_t errlen)
 {
-	const struct itrace_on_opts *o = &cmd->on;
+	struct itrace_on_opts *o = &cmd->on;
 	bool entry = o->func[0] || o->start[0];
 	const char *why = NULL;
 
@@ -406,8 +430,13 @@ static int on_check(const struct itrace_cmd *cmd, char *err, size_t errlen)
 		why = "count needs func or start (count N: the first N entries)";
 	else if ((entry || o->stop[0]) && (o->flags & ITRACE_F_EXEC))
 		why = "func, start, stop: not with follow-exec (the places are looked up once)";
-	if (!why)
+	if (!why) {
+		if (o->flags & ITRACE_F_BREAK)
+			o->flags |= ITRACE_F_FREEZE;
+		if ((o->flags & ITRACE_F_FREEZE) && !o->keep)
+			o->keep = ITRACE_KEEP_DEFAULT;
 		return 0;
+	}
 	snprintf(err, errlen, "itrace on: %s", why);
 	return -1;
 }
@@ -485,7 +514,7 @@ static int parse_on(int argc, const char *const *argv,
 				break;
 		if (f == ARRAY_SIZE(on_flags)) {
 			snprintf(err, errlen,
-				 "itrace on: bad option '%s' (insn, block, threads, follow, follow-exec, kinds, max, range, func, start, stop, count, if)",
+				 "itrace on: bad option '%s' (itrace help lists the options)",
 				 a);
 			return -1;
 		}

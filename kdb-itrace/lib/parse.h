@@ -40,6 +40,13 @@ enum itrace_mode {
 #define ITRACE_F_THREADS	0x1	/* every thread of the process */
 #define ITRACE_F_FOLLOW		0x2	/* forked children too */
 #define ITRACE_F_EXEC		0x4	/* keep tracing across exec */
+#define ITRACE_F_FREEZE		0x8	/* keep the kept records at a crash */
+#define ITRACE_F_BREAK		0x10	/* ... and enter the debugger there */
+
+/* `keep N`: the records a task keeps for itself, and the default */
+#define ITRACE_KEEP_MIN		16
+#define ITRACE_KEEP_MAX		1048576
+#define ITRACE_KEEP_DEFAULT	4096
 
 /* Longest mapping name `range` takes (symmap.h's ITRACE_MAP_NAME - 1). */
 #define ITRACE_RANGE_NAME	24
@@ -65,6 +72,7 @@ struct itrace_on_opts {
 	u32 flags;		/* ITRACE_F_* */
 	u32 kinds;		/* bit per enum itrace_kind to record */
 	u32 max;		/* record budget per task, 0: none */
+	u32 keep;		/* its own ring of this many records, 0: none */
 	struct itrace_range range;	/* record only transfers touching it */
 	char func[ITRACE_FUNC_NAME + 1];	/* trace only inside it, or "" */
 	char start[ITRACE_FUNC_NAME + 1];	/* trace from here ... */

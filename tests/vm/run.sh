@@ -335,7 +335,7 @@ if [ -z "$only" ] && [ "$ITRACE_KVARIANT" = debug ]; then
 	ppc64le) only="debug_canary tp_loop lifecycle signals exit_unload uprobe_resv atomic
 		transparency" ;;
 	*) only="debug_canary tp_loop running overflow lifecycle follow
-		comm late signals exit_unload races debugfs debugfs_stream debugfs_kdb atomic
+		comm late freeze signals exit_unload races debugfs debugfs_stream debugfs_kdb atomic
 		trigger tf_self transparency capture"
 		# ITRACE_VM_PART=moved: these instead, run by tests/run-all.sh
 		# at the end of the other lane (with one vCPU) so that the two
@@ -433,6 +433,10 @@ if [ "$ITRACE_KVARIANT" = stock ]; then
 	want debugfs_stream && vmtest debugfs_stream
 	want capture && vmtest capture "$b"
 	want lockdown && vmtest lockdown
+	# break without kdb (no kgdboc there): the freeze stands
+	if want freeze && { [ "$ITRACE_KVER" = 6.1 ] || [ -n "$only" ]; }; then
+		vmtest freeze "$b/tp_crash"
+	fi
 	xmon_tests
 	if want transparency && { [ "$ITRACE_KVER" = 6.1 ] || [ -n "$only" ]; }; then
 		tt=${ITRACE_TT_IMAGE-$(tt_run_list)}
@@ -554,6 +558,8 @@ want follow && vmtest follow "$b/tp_follow"
 want comm && vmtest comm "$b/tp_follow"
 # names taken without exec, mappings made after arming (tp_late)
 want late && vmtest late "$b/tp_late"
+# the flight recorder: keep, freeze at a crash, break into kdb (tp_crash)
+want freeze && vmtest freeze "$b/tp_crash"
 want signals && vmtest signals "$b/tp_life"
 want exit_unload && vmtest exit_unload
 # Three races held open by the debug kernels' module (its test hooks).
