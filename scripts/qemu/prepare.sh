@@ -95,13 +95,19 @@ else
 		${hooks[@]+"${hooks[@]}"} modules
 	module=(--module "$b/module/kdb_itrace.ko")
 fi
-# The debug kernel's checkers get a canary (tests/vm/debug_canary.exp).
-if [ "$ITRACE_KVARIANT" = debug ]; then
+# The test kernels' test-only modules (tests/kmod): a debugfs write that
+# oopses (tests/vm/oops.exp), and for the debug kernels' checkers a
+# canary (tests/vm/debug_canary.exp). Not for Debian's own kernels (no
+# kdb there to stop at the oops).
+if [ "$ITRACE_KVARIANT" != stock ]; then
 	rm -rf "$b/kmod"
 	mkdir -p "$b/kmod"
 	cp "$ITRACE_TOP"/tests/kmod/Kbuild "$ITRACE_TOP"/tests/kmod/*.c "$b/kmod/"
 	run kmod make -C "$kdir" M="$b/kmod" ARCH="$KARCH" $(kbuild_pahole "$kdir") \
 		CROSS_COMPILE="$KCROSS" W=1 modules
+	module+=(--kmod "$b/kmod/itrace_oops.ko")
+fi
+if [ "$ITRACE_KVARIANT" = debug ]; then
 	module+=(--kmod "$b/kmod/itrace_canary.ko")
 	# and a copy of the module signed with the kernel's build key, the
 	# one module a kernel booted with lockdown=integrity loads

@@ -68,15 +68,17 @@
 #                     and between runs (today's config has no RANDOMIZE_BASE:
 #                     a no-op then). ppc64 Book3S has no KASLR at all: there
 #                     the word would only be handed to /init as an argument
-#   panic=-1 oops=panic  an oops first enters kdb (x86: kgdb's die notifier,
-#                     ppc64le: die() calls kgdb's debugger hook; the banner
-#                     is "Entering kdb ... on processor N Oops: MSG" then
-#                     "due to oops @ IP"); a panic
-#                     does not (kgdb_panic() stands back when panic_timeout
-#                     is set): x86 reboots at once and -no-reboot turns that
-#                     into qemu exiting; pseries calls RTAS ibm,os-term and
-#                     qemu exits ("OS terminated: OS panic: ..."). Either
-#                     way the test sees eof, never a hang in kdb
+#   panic=-1 oops=panic  an oops is a panic, and neither enters kdb: kgdb
+#                     stands back from both while panic_timeout is set
+#                     (kgdb_handle_exception() for any trap but SIGTRAP's,
+#                     kgdb_panic()): x86 reboots at once and -no-reboot
+#                     turns that into qemu exiting; pseries calls RTAS
+#                     ibm,os-term and qemu exits ("OS terminated: OS
+#                     panic: ..."). Either way the test sees eof, never a
+#                     hang in kdb. tests/vm/oops.exp appends panic=0 (the
+#                     last panic= counts): then the oops enters kdb, the
+#                     banner "Entering kdb ... on processor N Oops: MSG"
+#                     then "due to oops @ IP"
 #   quiet             the boot log over an emulated UART costs time on every
 #                     boot and is noise in the transcript; kdb output is not
 #                     affected (kdb prints directly), sysrq headers still

@@ -7,12 +7,15 @@
  *   segv    stores to address 0x10: SIGSEGV, fault address 0x10, at
  *           crash_c's first store (the test finds it with objdump)
  *   abort   calls abort(): SIGABRT, raised through libc
+ *   oops    writes to FILE (tests/kmod/itrace_oops.c's debugfs file,
+ *           whose write oopses) through kernel_oops(): the kernel dies
+ *           in that write() system call
  * Each of crash_a and crash_b does some work of its own first (a loop
  * of calls to leaf(), LOOPS of them), so that the history before the
  * crash is longer than a small `keep`. It never returns: its exit status
  * is the signal's (the shell says 139 or 134).
  *
- * usage: tp_crash FIFO segv|abort LOOPS
+ * usage: tp_crash FIFO segv|abort|oops LOOPS [FILE]
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,18 +25,31 @@
 
 #define NOINLINE __attribute__((noinline, noclone))
 
+enum how { SEGV, ABORT, OOPS };
+
 static volatile long sink;
 static long loops;
+static const char *oops_file;
 
 NOINLINE long leaf(long i)
 {
 	return i + 1;
 }
 
+NOINLINE void kernel_oops(void)
+{
+	int fd = open(oops_file, O_WRONLY);
+
+	if (fd >= 0 && write(fd, "x", 1) == 1)
+		sink++;
+}
+
 NOINLINE void crash_c(volatile int *p, int how)
 {
-	if (how)
+	if (how == ABORT)
 		abort();
+	if (how == OOPS)
+		kernel_oops();
 	*p = 1;
 }
 
@@ -59,11 +75,16 @@ NOINLINE void crash_a(volatile int *p, int how)
 
 int main(int argc, char **argv)
 {
+	static const char *const hows[] = { "segv", "abort", "oops" };
+	int fifo, how;
 	char c;
-	int fifo;
 
-	if (argc != 4 || (strcmp(argv[2], "segv") && strcmp(argv[2], "abort")))
+	for (how = 0; argc >= 4 && how < 3; how++)
+		if (!strcmp(argv[2], hows[how]))
+			break;
+	if (argc < 4 || how == 3 || argc != 4 + (how == OOPS))
 		return 2;
+	oops_file = argv[4];
 	loops = strtol(argv[3], NULL, 0);
 	/* O_RDWR: the fifo always has a writer, so reads block, never EOF */
 	fifo = open(argv[1], O_RDWR);
@@ -73,6 +94,6 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (read(fifo, &c, 1) != 1)
 		return 2;
-	crash_a((volatile int *)0x10, !strcmp(argv[2], "abort"));
+	crash_a((volatile int *)0x10, how);
 	return 3;
 }

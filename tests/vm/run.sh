@@ -560,6 +560,9 @@ want comm && vmtest comm "$b/tp_follow"
 want late && vmtest late "$b/tp_late"
 # the flight recorder: keep, freeze at a crash, break into kdb (tp_crash)
 want freeze && vmtest freeze "$b/tp_crash"
+# a kernel oops in a traced task's system call, read at kdb's prompt
+# (panic=0: kgdb stops at an oops only without a panic timeout)
+want_61 oops && vmtest oops --append panic=0 "$b/tp_crash"
 want signals && vmtest signals "$b/tp_life"
 want exit_unload && vmtest exit_unload
 # Three races held open by the debug kernels' module (its test hooks).
