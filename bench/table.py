@@ -39,6 +39,13 @@ ROWS = [
      "floor-insn", "insns", "insns"),
     ("nostack-block", "itrace block, no live stack (stack_frames=0)", None,
      "floor-block", "block", "taken"),
+    # keep 65536: every record also into the thread's own ring (the
+    # flight recorder): its cost is this row above insn (block), per
+    # record (keep_table())
+    ("keep-insn", "itrace insn, keep 65536 (its own ring too)", None,
+     "floor-insn", "insns", "insns"),
+    ("keep-block", "itrace block, keep 65536 (its own ring too)", None,
+     "floor-block", "block", "taken"),
     ("range-insn", "itrace insn, range tp_bench (every record in it)", None,
      "floor-insn", "insns", "insns"),
     ("range-none", "itrace insn, range 0x1-0x2 (no record in it)", None,
@@ -167,6 +174,28 @@ def stack_table(runs, bad, n, pp, unit):
     return out
 
 
+def keep_table(runs, bad, unit):
+    """the flight recorder's cost: each mode's run with keep 65536
+    above the same run without, per record"""
+    out = []
+    for m in ("insn", "block"):
+        k = "keep-" + m
+        if m not in runs or k not in runs or m in bad or k in bad:
+            continue
+        recs = med([x[2] for x in runs[k]])
+        if not recs:
+            continue
+        if not out:
+            out = ["\nThe flight recorder (`keep N`): a run with keep 65536 "
+                   "above the same run without, per record, in %s:\n" % unit,
+                   "| mode | above, whole run | records | per record |",
+                   "|---|---:|---:|---:|"]
+        above = med([x[0] for x in runs[k]]) - med([x[0] for x in runs[m]])
+        out.append("| %s | %.0f | %.0f | %.1f |" % (m, above, recs,
+                                                   above / recs))
+    return out
+
+
 def arch_table(path, speed, invalid):
     runs, info, vdso = load(path)
     icount = path.endswith("-icount.data")
@@ -257,6 +286,7 @@ def arch_table(path, speed, invalid):
                 key, above, above / n, med([x[1] for x in r]) / n,
                 med([x[2] for x in r]) / n))
     out += stack_table(runs, bad, n, pp, unit)
+    out += keep_table(runs, bad, unit)
     cost = [k for k in runs if k.startswith("cost-")]
     if cost:
         out.append("\nUntraced cost (median of %d rounds, module loaded "

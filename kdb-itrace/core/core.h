@@ -105,7 +105,8 @@ static inline bool itrace_trigger_left(struct itrace_slot *s,
 /* keep.c: the flight recorder */
 void itrace_keep_setup(struct itrace_slot *s);
 void itrace_keep_exit(void);
-void itrace_keep_push(struct itrace_slot *s, const struct itrace_rec *rec);
+void itrace_keep_push(struct itrace_slot *s, u64 seq, unsigned int kind,
+		      unsigned long from, unsigned long to);
 const struct itrace_ring *itrace_keep_get(struct itrace_slot *s);
 void itrace_keep_put(struct itrace_slot *s);
 void itrace_keep_signal(struct itrace_slot *s, int sig,

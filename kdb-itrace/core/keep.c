@@ -105,15 +105,20 @@ void itrace_keep_exit(void)
 	}
 }
 
-/* Trap context, IRQs off: @rec also into @s's own ring, if it keeps one. */
-void itrace_keep_push(struct itrace_slot *s, const struct itrace_rec *rec)
+/*
+ * Trap context, IRQs off: the record just logged (log.c) also into @s's
+ * own ring (it has one), with its CPU where a record has its gen.
+ */
+void itrace_keep_push(struct itrace_slot *s, u64 seq, unsigned int kind,
+		      unsigned long from, unsigned long to)
 {
-	struct itrace_rec k = *rec;
+	struct itrace_rec k = {
+		.seq = seq, .from = from, .to = to, .pid = s->pid,
+		.kind = kind, .slot = s->idx, .gen = raw_smp_processor_id(),
+	};
 
-	if (!s->kept.recs || s->frozen)
-		return;
-	k.gen = raw_smp_processor_id();
-	itrace_ring_push(&s->kept, &k);
+	if (!s->frozen)
+		itrace_ring_push(&s->kept, &k);
 }
 
 /*

@@ -113,7 +113,9 @@ void itrace_emit_rec(struct itrace_slot *s, unsigned int kind,
 	rec.gen = s->gen;
 	s->records++;
 	itrace_ring_push(&rings[raw_smp_processor_id()], &rec);
-	itrace_keep_push(s, &rec);
+	/* by value: a record whose address escaped would live in memory */
+	if (unlikely(s->kept.recs))
+		itrace_keep_push(s, rec.seq, kind, from, to);
 }
 
 /*
