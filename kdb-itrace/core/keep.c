@@ -72,7 +72,8 @@ void itrace_keep_setup(struct itrace_slot *s)
 	s->keep_note = ITRACE_KEEP_OK;
 	if (s->kept.recs && s->kept.mask + 1 != n) {
 		ring_free(s);
-		if (s->kept.recs) {
+		/* still read: kept, unused without keep (log.c checks keep) */
+		if (s->kept.recs && n) {
 			s->keep_note = ITRACE_KEEP_BUSY;
 			n = s->kept.mask + 1;
 		}

@@ -125,7 +125,7 @@ static void probe_signal(void *data, int sig, struct kernel_siginfo *info,
 {
 	struct itrace_slot *s = itrace_slot_of(current);
 
-	if (s && s->kept.recs)
+	if (s && s->keep && s->kept.recs)
 		itrace_keep_signal(s, sig, info, ka);
 	if (!s || ka->sa.sa_handler == SIG_DFL || ka->sa.sa_handler == SIG_IGN ||
 	    itrace_arch_foreign_stepping())

@@ -114,7 +114,7 @@ void itrace_emit_rec(struct itrace_slot *s, unsigned int kind,
 	s->records++;
 	itrace_ring_push(&rings[raw_smp_processor_id()], &rec);
 	/* by value: a record whose address escaped would live in memory */
-	if (unlikely(s->kept.recs))
+	if (unlikely(s->keep) && s->kept.recs)
 		itrace_keep_push(s, rec.seq, kind, from, to);
 }
 

@@ -81,6 +81,7 @@ static void keep_notes(struct itrace_ctx *ctx, const struct itrace_slot *s)
 		  ": its ring's old size (a reader held it)" : "");
 	if (!READ_ONCE(s->frozen))
 		return;
+	smp_rmb();	/* the mark before the reason (keep.c) */
 	itrace_syms_read_begin(ctx->stopped);
 	itrace_format_addr(where, sizeof(where), &s->map, s->frozen_ip);
 	itrace_syms_read_end(ctx->stopped);
