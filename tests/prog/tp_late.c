@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "self_maps.h"
 
 #define NOINLINE __attribute__((noinline, noclone))
 
@@ -55,24 +56,6 @@ static long calls(long (*f)(long))
 	for (i = 0; i < ncalls; i++)
 		sum += f(i);
 	return sum;
-}
-
-/* The file offset of @addr in this program's own mappings, or -1. */
-static long file_offset(unsigned long addr)
-{
-	unsigned long start, end, pgoff;
-	char line[512];
-	long off = -1;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	if (!f)
-		return -1;
-	while (off < 0 && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx %*s %lx", &start, &end, &pgoff) == 3 &&
-		    addr >= start && addr < end)
-			off = (long)(addr - start + pgoff);
-	fclose(f);
-	return off;
 }
 
 /*

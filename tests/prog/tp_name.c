@@ -20,28 +20,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "raw_syscall.h"
+#include "self_maps.h"
 
 __attribute__((noinline, noclone)) int twice(int x)
 {
 	return 2 * x;
-}
-
-/* The file offset of @addr in this program's own mappings, or -1. */
-static long file_offset(unsigned long addr)
-{
-	unsigned long start, end, pgoff;
-	char line[512];
-	long off = -1;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	if (!f)
-		return -1;
-	while (off < 0 && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx %*s %lx", &start, &end, &pgoff) == 3 &&
-		    addr >= start && addr < end)
-			off = (long)(addr - start + pgoff);
-	fclose(f);
-	return off;
 }
 
 int main(int argc, char **argv)
