@@ -107,7 +107,7 @@ void itrace_keep_setup(struct itrace_slot *s);
 void itrace_keep_exit(void);
 void itrace_keep_push(struct itrace_slot *s, u64 seq, unsigned int kind,
 		      unsigned long from, unsigned long to);
-const struct itrace_ring *itrace_keep_get(struct itrace_slot *s);
+bool itrace_keep_get(struct itrace_slot *s, struct itrace_ring *copy);
 void itrace_keep_put(struct itrace_slot *s);
 void itrace_keep_signal(struct itrace_slot *s, int sig,
 			const struct kernel_siginfo *info,

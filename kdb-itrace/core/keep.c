@@ -15,11 +15,13 @@
  * (itrace_keep_setup(): it sleeps); the trap path pushes to it (the
  * task's own traps: one writer); freezing happens in the signal
  * tracepoint (IRQs off, siglock held) or the stop's uprobe handler, as
- * the task. Readers (merge.c) anywhere: they hold kept_readers while they
- * walk the ring, and a re-allocation waits for none to hold it (bounded:
- * else the old ring stays, and status says so). A kept record carries
- * the CPU it was logged on in its gen field (the ring is one slot's, of
- * one gen: itrace_keep_gen() gives it back to readers).
+ * the task. Readers (merge.c) anywhere: they count themselves in
+ * kept_readers, then take their own copy of the ring's pointer, size and
+ * head, which they walk; the arming unpublishes the ring before it
+ * touches it, publishes it last, and frees one only once no reader
+ * counts (bounded: else the old ring stays, and status says so). A kept
+ * record carries the CPU it was logged on in its gen field (the ring is
+ * one slot's, of one gen, kept_gen: merge.c gives that back).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -59,8 +61,10 @@ static void ring_free(struct itrace_slot *s)
 /*
  * The arming work, as the task: a ring of @s->keep records (a power of
  * two), empty, for this gen; none without `keep`. A ring of the right
- * size is reused. No memory: the records go to the CPUs' rings only,
- * and status says so.
+ * size is reused (a reader's copy then meets emptied records: skipped
+ * as torn). No memory: the records go to the CPUs' rings only, and
+ * status says so. A ring a reader still held stays (without `keep`
+ * unused: log.c and readers check keep).
  */
 void itrace_keep_setup(struct itrace_slot *s)
 {
@@ -70,17 +74,16 @@ void itrace_keep_setup(struct itrace_slot *s)
 	might_sleep();
 	s->frozen = ITRACE_FROZE_NOT;
 	s->keep_note = ITRACE_KEEP_OK;
-	if (s->kept.recs && s->kept.mask + 1 != n) {
+	if (s->kept.recs && s->kept.mask + 1 != n)
 		ring_free(s);
-		/* still read: kept, unused without keep (log.c checks keep) */
-		if (s->kept.recs && n) {
-			s->keep_note = ITRACE_KEEP_BUSY;
-			n = s->kept.mask + 1;
-		}
-	}
 	if (!n)
 		return;
 	recs = s->kept.recs;
+	if (recs && s->kept.mask + 1 != n) {
+		s->keep_note = ITRACE_KEEP_BUSY;
+		n = s->kept.mask + 1;
+	}
+	WRITE_ONCE(s->kept.recs, NULL);
 	if (!recs) {
 		recs = vmalloc(array_size(n, sizeof(*recs)));
 		if (!recs) {
@@ -88,11 +91,13 @@ void itrace_keep_setup(struct itrace_slot *s)
 			return;
 		}
 	}
-	itrace_ring_init(&s->kept, recs, n, 0);
-	WRITE_ONCE(s->kept.recs, NULL);
+	memset(recs, 0, array_size(n, sizeof(*recs)));
+	s->kept.mask = n - 1;
+	s->kept.cpu = 0;
+	WRITE_ONCE(s->kept.head, 0);
 	s->kept_gen = s->gen;
-	smp_wmb();	/* the ring empty and its gen before it is seen */
-	WRITE_ONCE(s->kept.recs, recs);
+	/* the ring empty, its size and gen, before it is seen */
+	smp_store_release(&s->kept.recs, recs);
 }
 
 /* Unload, process context: every slot's ring. */
@@ -123,22 +128,29 @@ void itrace_keep_push(struct itrace_slot *s, u64 seq, unsigned int kind,
 }
 
 /*
- * Readers: @s's kept ring if it holds the records of @s's task now (a
- * frozen slot's too), counted as read until itrace_keep_put(); NULL if
- * none (the CPUs' rings then).
+ * Readers: a copy of @s's kept ring into @copy if it holds the records
+ * of @s's task now (a frozen slot's too): its records stay allocated
+ * until itrace_keep_put(). False if none (the CPUs' rings then).
  */
-const struct itrace_ring *itrace_keep_get(struct itrace_slot *s)
+bool itrace_keep_get(struct itrace_slot *s, struct itrace_ring *copy)
 {
 	int st = itrace_state(&s->state);
+	struct itrace_rec *recs;
 
-	if (st == ITRACE_FREE || s->kept_gen != s->gen)
-		return NULL;
+	if (st == ITRACE_FREE || !s->keep || s->kept_gen != s->gen)
+		return false;
 	atomic_inc(&s->kept_readers);
 	smp_mb__after_atomic();	/* counted before recs is looked at */
-	if (READ_ONCE(s->kept.recs))
-		return &s->kept;
-	atomic_dec(&s->kept_readers);
-	return NULL;
+	recs = smp_load_acquire(&s->kept.recs);
+	if (!recs) {
+		atomic_dec(&s->kept_readers);
+		return false;
+	}
+	copy->recs = recs;
+	copy->mask = READ_ONCE(s->kept.mask);
+	copy->cpu = 0;
+	copy->head = READ_ONCE(s->kept.head);
+	return true;
 }
 
 void itrace_keep_put(struct itrace_slot *s)
@@ -152,10 +164,11 @@ void itrace_keep_put(struct itrace_slot *s)
  */
 bool itrace_keep_thaw(struct itrace_slot *s)
 {
-	if (!itrace_state_thaw(&s->state))
+	if (itrace_state(&s->state) != ITRACE_FROZEN)
 		return false;
+	/* before the slot is FREE: a claim must not find it frozen */
 	WRITE_ONCE(s->frozen, ITRACE_FROZE_NOT);
-	return true;
+	return itrace_state_thaw(&s->state);
 }
 
 /* Records the ring let go of: pushed minus held. */
@@ -189,14 +202,15 @@ const char *itrace_keep_signame(char *buf, size_t len, int sig)
 
 /*
  * Would @sig, with @ka, kill the task or dump its core? Its default
- * action, not ignored, not a stop; SIGKILL whatever the handler says.
+ * action, not ignored, not a stop (a real-time signal's kills);
+ * SIGKILL whatever the handler says.
  */
 static bool fatal(int sig, const struct k_sigaction *ka)
 {
 	if (sig == SIGKILL)
 		return true;
-	return ka->sa.sa_handler == SIG_DFL && sig < SIGRTMIN &&
-	       !sig_kernel_ignore(sig) && !sig_kernel_stop(sig);
+	return ka->sa.sa_handler == SIG_DFL && !sig_kernel_ignore(sig) &&
+	       !sig_kernel_stop(sig);
 }
 
 /*
@@ -207,7 +221,9 @@ static bool fatal(int sig, const struct k_sigaction *ka)
 static bool freeze(struct itrace_slot *s, u8 why, int sig, u64 ip,
 		   bool fault, u64 addr)
 {
-	if (!(s->flags & ITRACE_F_FREEZE) || !s->kept.recs || s->frozen)
+	/* not after `off`: the slot lives on, OFF, until the task exits */
+	if (!(s->flags & ITRACE_F_FREEZE) || !s->kept.recs || s->frozen ||
+	    itrace_state(&s->state) != ITRACE_ARMED)
 		return false;
 	s->frozen_sig = sig;
 	s->frozen_fault = fault;
@@ -221,7 +237,10 @@ static bool freeze(struct itrace_slot *s, u8 why, int sig, u64 ip,
 /*
  * `break`: enter kdb here, as the task, with every other CPU stopped.
  * Only where a kgdb I/O driver is registered (kgdboc): without one the
- * breakpoint would be a kernel oops. Not in xmon.
+ * breakpoint would be a kernel oops. Not in xmon. From the signal
+ * tracepoint kdb is entered with the task's siglock held and IRQs off:
+ * a CPU spinning on that lock with IRQs off is stopped by kgdb's NMI
+ * round-up (x86, and POWER's NMI IPI on pseries), not by a plain IPI.
  */
 static void enter_debugger(struct itrace_slot *s, const char *why)
 {
@@ -249,10 +268,14 @@ void itrace_keep_signal(struct itrace_slot *s, int sig,
 	fault = info != SEND_SIG_NOINFO && info != SEND_SIG_PRIV &&
 		info->si_code > 0 && (sig == SIGSEGV || sig == SIGBUS ||
 				      sig == SIGILL || sig == SIGFPE);
-	/* it dies now: stepping ends with it, no `off` needed */
+	/*
+	 * It dies now: stepping ends with it, no `off` needed. No kdb for
+	 * SIGKILL: every thread of a dying process gets one (a group exit,
+	 * after the crash of one of them), and kill -9 is no crash.
+	 */
 	if (freeze(s, ITRACE_FROZE_SIGNAL, sig, ip, fault,
 		   fault ? (unsigned long)info->si_addr : 0) &&
-	    (s->flags & ITRACE_F_BREAK))
+	    (s->flags & ITRACE_F_BREAK) && sig != SIGKILL)
 		enter_debugger(s, itrace_keep_signame(buf, sizeof(buf), sig));
 }
 

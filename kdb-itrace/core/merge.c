@@ -29,6 +29,7 @@ struct merge_cpu {
 struct itrace_merge {
 	int pid;
 	struct itrace_slot *kept;	/* reading its ring (c[0]), or NULL */
+	struct itrace_ring kept_ring;	/* the copy of it that is walked */
 	u64 torn;
 	u64 late;
 	u64 copy_lost;		/* overwritten while copied */
@@ -73,33 +74,28 @@ void itrace_merge_free(struct itrace_merge *m)
 
 /*
  * The slot of thread @tid if it keeps its records in a ring of its own
- * that holds them (armed, off, or frozen), its ring held for reading.
+ * that holds them (armed, off, or frozen), a copy of its ring taken for
+ * reading into @ring.
  */
-static struct itrace_slot *kept_of(int tid, const struct itrace_ring **ring)
+static struct itrace_slot *kept_of(int tid, struct itrace_ring *ring)
 {
-	struct itrace_slot *found = NULL;
 	unsigned int i;
 
 	for (i = 0; i < itrace_nr_slots; i++) {
 		struct itrace_slot *s = &itrace_slots[i];
-		int st = itrace_state(&s->state);
 
-		if (st == ITRACE_FREE || st == ITRACE_FROZEN)
-			continue;
 		/* a process's other threads: the CPUs' rings have theirs */
-		if (s->tgid == tid && s->pid != tid)
+		if (itrace_state(&s->state) != ITRACE_FREE &&
+		    s->tgid == tid && s->pid != tid)
 			return NULL;
 	}
-	for (i = 0; i < itrace_nr_slots && !found; i++) {
+	for (i = 0; i < itrace_nr_slots; i++) {
 		struct itrace_slot *s = &itrace_slots[i];
 
-		if (s->pid != tid || !READ_ONCE(s->kept.recs))
-			continue;
-		*ring = itrace_keep_get(s);
-		if (*ring)
-			found = s;
+		if (s->pid == tid && itrace_keep_get(s, ring))
+			return s;
 	}
-	return found;
+	return NULL;
 }
 
 /* The thread whose own ring the merge reads, or NULL. */
@@ -174,7 +170,6 @@ int itrace_merge_copy(struct itrace_merge *m, u64 max_seq)
  */
 void itrace_merge_start(struct itrace_merge *m, int pid, u64 max_seq)
 {
-	const struct itrace_ring *ring = NULL;
 	unsigned int cpu;
 	u64 floor = itrace_log_clear_seq();
 
@@ -183,12 +178,12 @@ void itrace_merge_start(struct itrace_merge *m, int pid, u64 max_seq)
 	m->late = 0;
 	kept_done(m);
 	if (pid > 0 && !m->copy)
-		m->kept = kept_of(pid, &ring);
+		m->kept = kept_of(pid, &m->kept_ring);
 	if (m->kept) {
 		for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 			m->c[cpu].have = false;
 		/* `clear` leaves a frozen history alone: `off` lets it go */
-		itrace_ring_iter_start(&m->c[0].it, ring,
+		itrace_ring_iter_start(&m->c[0].it, &m->kept_ring,
 				       READ_ONCE(m->kept->frozen) ? 0 : floor,
 				       max_seq);
 		m->c[0].have = itrace_ring_iter_next(&m->c[0].it,

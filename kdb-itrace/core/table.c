@@ -161,6 +161,7 @@ struct itrace_slot *itrace_slot_claim(void)
 		s->records = 0;
 		s->gen_records = 0;
 		s->stack_inherited = false;
+		s->frozen = ITRACE_FROZE_NOT;
 		/* its images stay held until the arming replaces them */
 		WRITE_ONCE(s->map.nr, 0);
 		raise_slots_used(i + 1);

@@ -166,7 +166,7 @@ static void watch_arm(struct task_struct *p, const char *comm, bool exec)
 	int seq;
 	u8 mode;
 
-	if (READ_ONCE(itrace_shutdown) || (p->flags & PF_KTHREAD))
+	if (READ_ONCE(itrace_shutdown) || (p->flags & (PF_KTHREAD | PF_IO_WORKER)))
 		return;
 	for (i = 0; i < ITRACE_WATCH_MAX; i++) {
 		struct itrace_watch *w = &watches[i];
@@ -182,6 +182,14 @@ static void watch_arm(struct task_struct *p, const char *comm, bool exec)
 		if (!itrace_arch_can_trace(p, why, sizeof(why)))
 			return;
 		s = itrace_start(p, NULL, mode, &o);
+		/*
+		 * @p exited meanwhile (a sibling renamed by /proc): free the
+		 * slot parked for it. Never the last reference to @p: the
+		 * renaming task holds one (proc's get_proc_task(), or it is
+		 * @p itself).
+		 */
+		if (PTR_ERR_OR_ZERO(s) == -ESRCH)
+			itrace_start_undo(p);
 		if (IS_ERR(s)) {
 			atomic_inc(&w->missed);
 			return;

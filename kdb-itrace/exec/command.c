@@ -153,7 +153,7 @@ static noinline_for_stack unsigned int status_rows(struct itrace_ctx *ctx)
 		itrace_slot_opts(s, &o);
 		itrace_on_options(opts, sizeof(opts), &o);
 		/* a thread with a ring of its own: what that one lost */
-		lost = s->kept.recs && s->kept_gen == s->gen ?
+		lost = s->keep && s->kept.recs && s->kept_gen == s->gen ?
 		       itrace_keep_overwritten(s) : dropped[i];
 		/* read up to comm[15], always NUL, even half-way through a copy */
 		outf(ctx, "%7d %-16s %-8s %-5s %12llu %12llu %10llu %7d %s\n",
