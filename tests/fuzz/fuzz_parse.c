@@ -73,11 +73,19 @@ static void check_ok(const struct itrace_cmd *c, const struct fuzz_words *w)
 	if (c->op != ITRACE_OP_LOG)
 		FUZZ_ASSERT(!c->raw);
 	FUZZ_ASSERT(!(c->on.flags & ~(ITRACE_F_THREADS | ITRACE_F_FOLLOW |
-				      ITRACE_F_EXEC)));
+				      ITRACE_F_EXEC | ITRACE_F_FREEZE |
+				      ITRACE_F_BREAK)));
+	/* break freezes; what freezes keeps; keep within its bounds */
+	FUZZ_ASSERT(!(c->on.flags & ITRACE_F_BREAK) ||
+		    (c->on.flags & ITRACE_F_FREEZE));
+	FUZZ_ASSERT(!(c->on.flags & ITRACE_F_FREEZE) || c->on.keep);
+	FUZZ_ASSERT(!c->on.keep || (c->on.keep >= ITRACE_KEEP_MIN &&
+				    c->on.keep <= ITRACE_KEEP_MAX));
 	if (c->op != ITRACE_OP_ON && c->op != ITRACE_OP_OFF)
 		FUZZ_ASSERT(!c->comm[0]);
 	if (c->op != ITRACE_OP_ON)
-		FUZZ_ASSERT(!c->on.flags && !c->on.max && !c->on.range.hi &&
+		FUZZ_ASSERT(!c->on.flags && !c->on.max && !c->on.keep &&
+			    !c->on.range.hi &&
 			    !c->on.range.map[0] && !c->on.func[0] &&
 			    !c->on.count && !c->cond_argc && !c->on.start[0] &&
 			    !c->on.stop[0]);
@@ -92,11 +100,12 @@ static void check_ok(const struct itrace_cmd *c, const struct fuzz_words *w)
 	case ITRACE_OP_ON:
 		/*
 		 * pid, at most one mode, each option at most once, and
-		 * "kinds", "max", "range", "func", "start", "stop" and
-		 * "count" take a second word: on PID MODE threads follow
-		 * kinds K max N range R start A stop B count N (func
-		 * instead of start and stop, neither with follow-exec);
-		 * then perhaps "if" and every word after it
+		 * "kinds", "max", "keep", "range", "func", "start", "stop"
+		 * and "count" take a second word: on PID MODE threads
+		 * follow freeze break kinds K max N keep N range R start A
+		 * stop B count N (func instead of start and stop, neither
+		 * with follow-exec); then perhaps "if" and every word after
+		 * it
 		 */
 		if (c->cond_argc) {
 			FUZZ_ASSERT(c->cond_argv ==
@@ -106,7 +115,7 @@ static void check_ok(const struct itrace_cmd *c, const struct fuzz_words *w)
 		}
 		FUZZ_ASSERT(w->argc - (c->cond_argc ? c->cond_argc + 1 : 0) >= 2 &&
 			    w->argc - (c->cond_argc ? c->cond_argc + 1 : 0) <=
-			    17 + !!c->comm[0]);
+			    21 + !!c->comm[0]);
 		check_target(c, w);
 		break;
 	case ITRACE_OP_OFF:
