@@ -10,16 +10,19 @@
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/compiler.h>
 #include <linux/module.h>
 
 static struct dentry *dir;
-static int *volatile null_ptr;
 
 static ssize_t itrace_oops_write(struct file *f, const char __user *buf,
 				 size_t len, loff_t *pos)
 {
-	/* the bug this module exists for */
-	WRITE_ONCE(*null_ptr, (int)len);
+	int *p = NULL;
+
+	/* the bug this module exists for, kept from the compiler's eyes */
+	OPTIMIZER_HIDE_VAR(p);
+	WRITE_ONCE(*p, (int)len);
 	return len;
 }
 
