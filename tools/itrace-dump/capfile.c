@@ -412,7 +412,9 @@ int capture_parse(struct capture *c, char *text, size_t len, char *err,
 		p.line++;
 		return perr(&p, "no end line (truncated capture?)");
 	}
-	qsort(c->takes, c->nr_takes, sizeof(*c->takes), take_cmp);
+	/* qsort's array may not be NULL, even for no element (C11 7.22.5) */
+	if (c->nr_takes)
+		qsort(c->takes, c->nr_takes, sizeof(*c->takes), take_cmp);
 	c->last.valid = false;
 	return 0;
 }
