@@ -34,6 +34,7 @@ unsigned int itrace_log_per_cpu(void);
 u64 itrace_log_last_seq(void);
 
 /* keep.c: a thread's own ring (keep N) and its freeze, any context */
+bool itrace_keep_holds(const struct itrace_slot *s);
 u64 itrace_keep_overwritten(const struct itrace_slot *s);
 const char *itrace_keep_signame(char *buf, size_t len, int sig);
 /* `off`: let a frozen slot's history go (FROZEN -> FREE) */

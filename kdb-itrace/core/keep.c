@@ -134,10 +134,9 @@ void itrace_keep_push(struct itrace_slot *s, u64 seq, unsigned int kind,
  */
 bool itrace_keep_get(struct itrace_slot *s, struct itrace_ring *copy)
 {
-	int st = itrace_state(&s->state);
 	struct itrace_rec *recs;
 
-	if (st == ITRACE_FREE || !s->keep || s->kept_gen != s->gen)
+	if (itrace_state(&s->state) == ITRACE_FREE || !itrace_keep_holds(s))
 		return false;
 	atomic_inc(&s->kept_readers);
 	smp_mb__after_atomic();	/* counted before recs is looked at */
@@ -169,6 +168,16 @@ bool itrace_keep_thaw(struct itrace_slot *s)
 	/* before the slot is FREE: a claim must not find it frozen */
 	WRITE_ONCE(s->frozen, ITRACE_FROZE_NOT);
 	return itrace_state_thaw(&s->state);
+}
+
+/*
+ * Does @s keep a ring of its own (keep N) that holds its task's records
+ * now (not a ring of an earlier task, or one a reader held past a
+ * re-arm without keep)? Any context.
+ */
+bool itrace_keep_holds(const struct itrace_slot *s)
+{
+	return s->keep && READ_ONCE(s->kept.recs) && s->kept_gen == s->gen;
 }
 
 /* Records the ring let go of: pushed minus held. */
@@ -244,7 +253,8 @@ static bool freeze(struct itrace_slot *s, u8 why, int sig, u64 ip,
  */
 static void enter_debugger(struct itrace_slot *s, const char *why)
 {
-	if (!itrace_ksym_kgdb_ready() || !IS_ENABLED(CONFIG_KGDB)) {
+	/* false without CONFIG_KGDB: ksym.c looks for kgdb's only then */
+	if (!itrace_ksym_kgdb_ready()) {
 		s->keep_note = ITRACE_KEEP_NO_KDB;
 		return;
 	}

@@ -89,7 +89,7 @@ static void remap_work(struct callback_head *cb)
 
 /*
  * Step trap, current's slot @s: a transfer went to @to, outside the
- * mapping the last one went into (itrace_remap_check()).
+ * mapping the last one went into (the inline test in itrace_emit()).
  */
 void itrace_remap_miss(struct itrace_slot *s, unsigned long to)
 {

@@ -122,7 +122,8 @@ bool itrace_slot_take_work(struct itrace_slot *s)
 
 /*
  * Is something of the slot's last task still in use: its re-arm or
- * remap work queued, its uprobe not yet unregistered, or arch state (a task_work)?
+ * remap work queued, its uprobe not yet unregistered, or arch state (a
+ * task_work)?
  * Such a slot must not be claimed for another task.
  */
 static bool slot_busy(const struct itrace_slot *s)

@@ -60,8 +60,8 @@ static void slot_note(struct itrace_ctx *ctx, const struct itrace_slot *s,
 
 /*
  * A thread that keeps its own records (keep N): how many, and whether
- * and where they were frozen ("frozen at SIGSEGV at tp_crash:crash+0x8
- * (fault address 0x0)"), and what could not be done as asked.
+ * and where they were frozen ("frozen at SIGSEGV at crash_c+0x4 (fault
+ * address 0x10)"), and what could not be done as asked.
  */
 static void keep_notes(struct itrace_ctx *ctx, const struct itrace_slot *s)
 {
@@ -73,7 +73,7 @@ static void keep_notes(struct itrace_ctx *ctx, const struct itrace_slot *s)
 			  s->keep);
 		return;
 	}
-	if (!s->kept.recs || s->kept_gen != s->gen)
+	if (!itrace_keep_holds(s))
 		return;
 	slot_note(ctx, s, "keeps its last %u records (%llu logged, %llu overwritten)%s",
 		  s->kept.mask + 1, READ_ONCE(s->kept.head), lost,
@@ -153,8 +153,8 @@ static noinline_for_stack unsigned int status_rows(struct itrace_ctx *ctx)
 		itrace_slot_opts(s, &o);
 		itrace_on_options(opts, sizeof(opts), &o);
 		/* a thread with a ring of its own: what that one lost */
-		lost = s->keep && s->kept.recs && s->kept_gen == s->gen ?
-		       itrace_keep_overwritten(s) : dropped[i];
+		lost = itrace_keep_holds(s) ? itrace_keep_overwritten(s) :
+					      dropped[i];
 		/* read up to comm[15], always NUL, even half-way through a copy */
 		outf(ctx, "%7d %-16s %-8s %-5s %12llu %12llu %10llu %7d %s\n",
 		     s->pid, itrace_comm(comm, s->comm), itrace_state_name(st),
