@@ -21,7 +21,7 @@
 static unsigned int log_records = 65536;
 module_param(log_records, uint, 0444);
 MODULE_PARM_DESC(log_records,
-		 "branch-log records per CPU, rounded up to a power of two (default 65536, 32 bytes each)");
+		 "branch-log records per CPU, rounded up to a power of two (default 65536, 64 bytes each)");
 
 static unsigned int max_tasks = 64;
 module_param(max_tasks, uint, 0444);

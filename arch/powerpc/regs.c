@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/uaccess.h>
 #include <asm/ptrace.h>
+#include <asm/syscall.h>
 #include "core/arch.h"
 
 static const char *const gpr_names[32] = {
@@ -49,6 +50,28 @@ unsigned int itrace_arch_regs(const struct pt_regs *regs,
 	r = put(r, "orig_r3", regs->orig_gpr3);
 	r = put(r, "trap", regs->trap);
 	return r - out;
+}
+
+/* ELFv2 (and the 32-bit ABI): r3, r4, r5; and r3 back. */
+unsigned int itrace_arch_call_args(const struct pt_regs *regs,
+				   unsigned int n, u64 *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && i < 3; i++)
+		v[i] = regs->gpr[3 + i];
+	return i;
+}
+
+unsigned int itrace_arch_return_value(const struct pt_regs *regs, u64 *v)
+{
+	v[0] = regs->gpr[3];
+	return 1;
+}
+
+long itrace_arch_syscall_nr(struct pt_regs *regs)
+{
+	return syscall_get_nr(current, regs);
 }
 
 unsigned long itrace_arch_return_address(struct pt_regs *regs)

@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/uaccess.h>
 #include <asm/ptrace.h>
+#include <asm/syscall.h>
 #include "core/arch.h"
 
 #define R(n, f)	{ n, offsetof(struct pt_regs, f) }
@@ -42,6 +43,35 @@ unsigned int itrace_arch_regs(const struct pt_regs *regs,
 						      x86_regs[i].off);
 	}
 	return i;
+}
+
+/*
+ * SysV AMD64: rdi, rsi, rdx, and rax back. A 32-bit task passes its
+ * arguments on the stack (not read in a trap) and returns in eax.
+ */
+unsigned int itrace_arch_call_args(const struct pt_regs *regs,
+				   unsigned int n, u64 *v)
+{
+	const unsigned long a[3] = { regs->di, regs->si, regs->dx };
+	unsigned int i;
+
+	if (!user_64bit_mode((struct pt_regs *)regs))
+		return 0;
+	for (i = 0; i < n && i < ARRAY_SIZE(a); i++)
+		v[i] = a[i];
+	return i;
+}
+
+unsigned int itrace_arch_return_value(const struct pt_regs *regs, u64 *v)
+{
+	v[0] = user_64bit_mode((struct pt_regs *)regs) ? regs->ax :
+						       (u32)regs->ax;
+	return 1;
+}
+
+long itrace_arch_syscall_nr(struct pt_regs *regs)
+{
+	return syscall_get_nr(current, regs);
 }
 
 /* At a function's entry the return address is the word at rsp. */

@@ -164,6 +164,20 @@ struct itrace_reg {
 extern const char *const itrace_arch_arg_regs[6];
 
 /*
+ * Trap context, reads only, @regs a task's user registers at a
+ * function's first instruction: its first @n (at most 3) arguments in
+ * ABI order into @v, or at the instruction a return went to: the value
+ * returned, into v[0]. Each returns how many it wrote (0: none this ABI
+ * can tell, e.g. a 32-bit task's arguments on its stack).
+ */
+unsigned int itrace_arch_call_args(const struct pt_regs *regs,
+				   unsigned int n, u64 *v);
+unsigned int itrace_arch_return_value(const struct pt_regs *regs, u64 *v);
+
+/* At current's system-call exit, @regs its registers: the call's number. */
+long itrace_arch_syscall_nr(struct pt_regs *regs);
+
+/*
  * Any context, reads only: the user registers saved in @regs (a task's
  * pt_regs at its kernel entry), the instruction pointer first, then in
  * the order gdb shows them. Returns how many (at most ITRACE_REGS_MAX).

@@ -28,6 +28,7 @@ int __init itrace_core_init(unsigned int max_tasks,
 	if (ret)
 		goto free_table;
 	itrace_triggers_init();
+	itrace_values_init();
 	ret = itrace_log_init(log_records);
 	if (ret)
 		goto free_stacks;
@@ -70,6 +71,7 @@ void itrace_core_exit(void)
 	itrace_disarm_all_stopped();
 	itrace_notify_exit();
 	itrace_lifecycle_exit();
+	itrace_values_exit();
 	for (i = 0; i < itrace_nr_slots; i++) {
 		itrace_slot_release(&itrace_slots[i]);
 		itrace_maps_drop(&itrace_slots[i].map);

@@ -102,11 +102,18 @@ static inline bool itrace_trigger_left(struct itrace_slot *s,
 	return true;
 }
 
+/* values.c: values in records, and the sys_exit hook they need */
+void itrace_values_init(void);
+void itrace_values_exit(void);
+void itrace_values_setup(struct itrace_slot *s);
+unsigned int itrace_values_take(struct itrace_slot *s, unsigned int kind,
+				unsigned long to, u64 *v);
+
 /* keep.c: the flight recorder */
 void itrace_keep_setup(struct itrace_slot *s);
 void itrace_keep_exit(void);
-void itrace_keep_push(struct itrace_slot *s, u64 seq, unsigned int kind,
-		      unsigned long from, unsigned long to);
+void itrace_keep_push(struct itrace_slot *s, const struct itrace_rec *r,
+		      u64 seq, unsigned int cpu);
 bool itrace_keep_get(struct itrace_slot *s, struct itrace_ring *copy);
 void itrace_keep_put(struct itrace_slot *s);
 void itrace_keep_signal(struct itrace_slot *s, int sig,

@@ -13,6 +13,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
 #include "core.h"
 #include "lib/kind.h"
@@ -92,11 +93,18 @@ static bool budget_take(struct itrace_slot *s)
 	return true;
 }
 
-/* Trap context, IRQs off: the only writer of this CPU's ring. */
+/*
+ * Trap context, IRQs off: the only writer of this CPU's ring. The
+ * fields go straight into the ring's entry: a record built on the stack
+ * first would be cleared there too on kernels that zero every stack
+ * variable (INIT_STACK_ALL_ZERO).
+ */
 void itrace_emit_rec(struct itrace_slot *s, unsigned int kind,
 		     unsigned long from, unsigned long to)
 {
-	struct itrace_rec rec;
+	unsigned int cpu = raw_smp_processor_id();
+	struct itrace_rec *r;
+	u64 seq;
 
 	lockdep_assert_irqs_disabled();
 	if (s->range_on && !touches_range(s, from) && !touches_range(s, to))
@@ -104,18 +112,22 @@ void itrace_emit_rec(struct itrace_slot *s, unsigned int kind,
 	if (s->max && !budget_take(s))
 		return;
 
-	rec.seq = atomic64_inc_return(&next_seq);
-	rec.from = from;
-	rec.to = to;
-	rec.pid = s->pid;
-	rec.kind = kind;
-	rec.slot = s->idx;
-	rec.gen = s->gen;
+	seq = atomic64_inc_return(&next_seq);
+	r = itrace_ring_begin(&rings[cpu]);
+	r->from = from;
+	r->to = to;
+	r->ns = ktime_get_mono_fast_ns();
+	r->pid = s->pid;
+	r->kind = kind;
+	r->nval = 0;
+	if (unlikely(s->val_kinds & (1u << kind)))
+		r->nval = itrace_values_take(s, kind, to, r->val);
+	r->slot = s->idx;
+	r->gen = s->gen;
+	itrace_ring_commit(r, seq);
 	s->records++;
-	itrace_ring_push(&rings[raw_smp_processor_id()], &rec);
-	/* by value: a record whose address escaped would live in memory */
 	if (unlikely(s->keep) && s->kept.recs)
-		itrace_keep_push(s, rec.seq, kind, from, to);
+		itrace_keep_push(s, r, seq, cpu);
 }
 
 /*

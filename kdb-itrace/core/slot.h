@@ -20,6 +20,17 @@
 #include "state.h"
 #include "trigger.h"
 
+/*
+ * A traced thread's system call that returned (values.c): to where, its
+ * number and return value. A few, for block mode's straight lines.
+ */
+struct itrace_sysret {
+	u64 ip;
+	long nr, ret;
+};
+
+#define ITRACE_SYSRETS	4
+
 struct itrace_slot {
 	atomic_t state;
 	struct task_struct *task;	/* referenced while not FREE */
@@ -72,6 +83,12 @@ struct itrace_slot {
 	int frozen_sig;			/* the signal that froze it */
 	bool frozen_fault;		/* a fault's signal: frozen_addr holds */
 	u64 frozen_ip, frozen_addr;	/* where; the fault's address */
+	/* values in records (values.c) */
+	u8 args;			/* `args N`, 0: none */
+	u16 val_kinds;			/* kinds whose records get values */
+	/* system calls that returned, their records not made yet */
+	struct itrace_sysret sysret[ITRACE_SYSRETS];
+	u32 sysret_head, sysret_tail;
 };
 
 /* Why a slot's kept ring stopped taking records (keep.c). */

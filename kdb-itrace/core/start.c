@@ -36,6 +36,7 @@ void itrace_arm_work(struct callback_head *cb)
 			itrace_remap_take(s);
 			itrace_capture_take(s);
 			itrace_keep_setup(s);
+			itrace_values_setup(s);
 			itrace_stack_begin(s);
 			/* stepping now, or at the function's first entry */
 			now = itrace_trigger_setup(s);
@@ -101,6 +102,7 @@ struct itrace_slot *itrace_start(struct task_struct *p,
 	s->max = o->max;
 	s->budget = o->max;
 	s->keep = o->keep;
+	s->args = o->args;
 	s->ended = ITRACE_END_NONE;
 	s->range = o->range;
 	memcpy(s->func, o->func, sizeof(s->func));

@@ -196,6 +196,7 @@ void itrace_slot_opts(const struct itrace_slot *s, struct itrace_on_opts *o)
 	o->kinds = s->kinds;
 	o->max = s->max;
 	o->keep = s->keep;
+	o->args = s->args;
 	o->range = s->range;
 	memcpy(o->func, s->func, sizeof(o->func));
 	memcpy(o->start, s->start, sizeof(o->start));

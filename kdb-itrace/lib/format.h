@@ -10,13 +10,18 @@
 #include "compat.h"
 #include "ring.h"
 #include "symmap.h"
+#include "values.h"
 
 /* A function name is cut after this many bytes in the log. */
 #define ITRACE_FN_SHOWN		48
 /* Longest address text: mapping:function+0x16 hex digits, and the NUL. */
 #define ITRACE_ADDR_MAX		(ITRACE_MAP_NAME + 1 + ITRACE_FN_SHOWN + 19 + 1)
-/* Longest line either format produces, with the newline and NUL. */
-#define ITRACE_LINE_MAX		(64 + 2 * ITRACE_ADDR_MAX)
+/*
+ * Longest line either format produces, with the newline and NUL: the
+ * raw line's seq, cpu, pid, kind and ns, or the symbolized line's
+ * columns (64), its two addresses, and its values' text (values.h).
+ */
+#define ITRACE_LINE_MAX		(64 + 2 * ITRACE_ADDR_MAX + ITRACE_VALS_MAX)
 
 /*
  * "function+0xoff", "mapping:function+0xoff", "mapping+0xoff" or
@@ -38,8 +43,10 @@ int itrace_format_func(char *buf, size_t len, const struct itrace_symmap *m,
 		       u64 func, bool nosym);
 
 /*
- * Raw: "<seq> <cpu> <pid> <kind> 0x<from> 0x<to>\n", all decimal but the
- * addresses. Symbolized: aligned columns, addresses via @m (may be NULL).
+ * Raw: "<seq> <cpu> <pid> <kind> 0x<from> 0x<to> <ns>[ 0x<value>...]\n",
+ * all decimal but the addresses and values; ns is the kernel's monotonic
+ * clock, the values the record's nval (values.h). Symbolized: aligned
+ * columns, addresses via @m (may be NULL), then the values' text.
  */
 int itrace_format_raw(char *buf, size_t len, const struct itrace_rec *r,
 		      unsigned int cpu);

@@ -19,6 +19,7 @@ const char *const itrace_help_lines[] = {
 	"                              keep N: its last N records also in a ring of its own, which other tasks cannot",
 	"                              overwrite; freeze: keep them (keep 4096 unless given) when a fatal signal or stop B",
 	"                              ends it, until `itrace off <pid>`; break: freeze, and enter kdb right there;",
+	"                              args N: each call's record also holds its first N (1..3) arguments, each return's its value;",
 	"                              range LO-HI (hex) or range <mapping> (as the log names it, e.g. libc.so.6):",
 	"                              record only transfers from or to it;",
 	"                              func F: run untraced until function F (a symbol of the program or a library)",
@@ -136,6 +137,9 @@ void itrace_on_options(char *buf, size_t len, const struct itrace_on_opts *o)
 	if (o->keep)
 		w += scnprintf(buf + w, len - w, "%skeep %u", w ? " " : "",
 			       o->keep);
+	if (o->args)
+		w += scnprintf(buf + w, len - w, "%sargs %u", w ? " " : "",
+			       o->args);
 	if (o->range.hi || o->range.map[0]) {
 		w += scnprintf(buf + w, len - w, "%s", w ? " " : "");
 		w += range_str(buf + w, len - w, &o->range);
@@ -297,6 +301,16 @@ static int val_keep(const char *v, struct itrace_on_opts *o, char *err,
 	return -1;
 }
 
+static int val_args(const char *v, struct itrace_on_opts *o, char *err,
+		    size_t errlen)
+{
+	if (!parse_uint(v, ITRACE_ARGS_MAX, false, &o->args))
+		return 0;
+	snprintf(err, errlen, "itrace on: bad args '%s' (how many arguments, 1..%u)",
+		 v, ITRACE_ARGS_MAX);
+	return -1;
+}
+
 static int val_count(const char *v, struct itrace_on_opts *o, char *err,
 		     size_t errlen)
 {
@@ -340,6 +354,7 @@ static const struct {
 } on_values[] = {
 	{ "max", "max needs a record count (max 1000)", val_max },
 	{ "keep", "keep needs a record count (keep 4096)", val_keep },
+	{ "args", "args needs how many arguments (args 2)", val_args },
 	{ "range", "range needs 0xLO-0xHI or a mapping name", val_range },
 	{ "func", "func needs a function name (func main)", val_func },
 	{ "count", "count needs a number of entries (count 2)", val_count },

@@ -48,6 +48,9 @@ enum itrace_mode {
 #define ITRACE_KEEP_MAX		1048576
 #define ITRACE_KEEP_DEFAULT	4096
 
+/* `args N`: values at calls (the first N arguments) and returns */
+#define ITRACE_ARGS_MAX		3
+
 /* Longest mapping name `range` takes (symmap.h's ITRACE_MAP_NAME - 1). */
 #define ITRACE_RANGE_NAME	24
 
@@ -73,6 +76,7 @@ struct itrace_on_opts {
 	u32 kinds;		/* bit per enum itrace_kind to record */
 	u32 max;		/* record budget per task, 0: none */
 	u32 keep;		/* its own ring of this many records, 0: none */
+	u32 args;		/* log this many arguments at calls, 0: none */
 	struct itrace_range range;	/* record only transfers touching it */
 	char func[ITRACE_FUNC_NAME + 1];	/* trace only inside it, or "" */
 	char start[ITRACE_FUNC_NAME + 1];	/* trace from here ... */

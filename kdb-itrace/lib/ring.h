@@ -10,16 +10,25 @@
 
 #include "compat.h"
 
+/* Values a record carries at most (its val[]). */
+#define ITRACE_REC_VALS		3
+
 /*
- * 32 bytes. seq is global across CPUs (for merging) and 0 while the
- * record is being written, so a reader can tell a torn record.
+ * 64 bytes, a cache line. seq is global across CPUs (for merging) and 0
+ * while the record is being written, so a reader can tell a torn record.
+ * ns is the kernel's monotonic clock at the trap. The values, nval of
+ * them, mean what the kind says (values.h): a syscall's number and
+ * return, a call's first arguments, a return's value.
  */
 struct itrace_rec {
 	u64 seq;
 	u64 from;
 	u64 to;
+	u64 ns;
+	u64 val[ITRACE_REC_VALS];
 	u32 pid;
-	u8 kind;
+	u8 kind : 5;	/* enum itrace_kind */
+	u8 nval : 3;	/* val[0..nval) hold values */
 	u8 slot;	/* traced-task table index of the owner */
 	u16 gen;	/* that slot's generation, to attribute drops */
 };
@@ -35,36 +44,56 @@ void itrace_ring_init(struct itrace_ring *r, struct itrace_rec *recs,
 		      u32 entries, u32 cpu);
 
 /*
- * Append @rec (its seq must be non-zero), overwriting the oldest record
- * when the ring is full. Inline: this is the trap path's one store
- * sequence per record. The write order makes every point at which kdb
- * can freeze the writer safe for a reader:
+ * Appending is two steps, so that the trap path writes its fields
+ * straight into the ring, never through a record on its stack: begin
+ * returns the entry to fill (overwriting the oldest record when the ring
+ * is full), commit vouches for it with its seq (non-zero). The order
+ * makes every point at which kdb can freeze the writer safe for a
+ * reader:
  *   seq = 0, head++, fields, seq = final
- * so the slot being written is always either the untouched old record,
+ * so the entry being written is always either the untouched old record,
  * or has seq 0 and is skipped as torn. What was overwritten is not
  * looked at: the log counts a task's lost records when it is read
  * (records logged minus records still there), which keeps a load and an
  * atomic per record off the trap path.
  */
-static inline void itrace_ring_push(struct itrace_ring *r,
-				    const struct itrace_rec *rec)
+static inline struct itrace_rec *itrace_ring_begin(struct itrace_ring *r)
 {
 	u64 head = r->head;
 	struct itrace_rec *slot = &r->recs[head & r->mask];
 
 	WRITE_ONCE(slot->seq, 0);
-	/* mark the slot torn before it can be seen as the newest */
+	/* mark the entry torn before it can be seen as the newest */
 	smp_wmb();
 	WRITE_ONCE(r->head, head + 1);
-	slot->from = rec->from;
-	slot->to = rec->to;
-	slot->pid = rec->pid;
-	slot->kind = rec->kind;
-	slot->slot = rec->slot;
-	slot->gen = rec->gen;
+	return slot;
+}
+
+static inline void itrace_ring_commit(struct itrace_rec *slot, u64 seq)
+{
 	/* fields complete before the seq that vouches for them */
 	smp_wmb();
-	WRITE_ONCE(slot->seq, rec->seq);
+	WRITE_ONCE(slot->seq, seq);
+}
+
+/* Append a copy of @rec (its seq must be non-zero). */
+static inline void itrace_ring_push(struct itrace_ring *r,
+				    const struct itrace_rec *rec)
+{
+	struct itrace_rec *slot = itrace_ring_begin(r);
+	unsigned int i;
+
+	slot->from = rec->from;
+	slot->to = rec->to;
+	slot->ns = rec->ns;
+	for (i = 0; i < rec->nval; i++)
+		slot->val[i] = rec->val[i];
+	slot->pid = rec->pid;
+	slot->kind = rec->kind;
+	slot->nval = rec->nval;
+	slot->slot = rec->slot;
+	slot->gen = rec->gen;
+	itrace_ring_commit(slot, rec->seq);
 }
 
 /*

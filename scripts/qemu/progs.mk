@@ -12,7 +12,7 @@
 
 TP := tp_loop tp_spin tp_atomic tp_life tp_follow tp_ptrace tp_watch \
 	tp_syscall tp_trig tp_trig_thr tp_tf tp_bigsym tp_cred tp_name tp_deep \
-	tp_late tp_crash
+	tp_late tp_crash tp_values
 TT := $(notdir $(basename $(wildcard $(TOP)/tests/transparency/progs/*.c)))
 # raw_syscall.h, shared with the bench
 INC := -I $(TOP)/tools/include

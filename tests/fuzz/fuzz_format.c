@@ -191,15 +191,25 @@ static void check_addr(const struct itrace_symmap *m, u64 a)
 static void check_raw(const char *s, const struct itrace_rec *r,
 		      unsigned int cpu)
 {
-	unsigned long long seq, from, to;
-	unsigned int c, pid;
+	unsigned long long seq, from, to, ns, v[ITRACE_REC_VALS];
+	unsigned int c, pid, i;
 	char kind[16];
+	int at;
 
-	FUZZ_ASSERT(sscanf(s, "%llu %u %u %15s 0x%llx 0x%llx", &seq, &c,
-			   &pid, kind, &from, &to) == 6);
+	FUZZ_ASSERT(sscanf(s, "%llu %u %u %15s 0x%llx 0x%llx %llu%n", &seq, &c,
+			   &pid, kind, &from, &to, &ns, &at) == 7);
 	FUZZ_ASSERT(seq == r->seq && c == cpu && pid == r->pid);
-	FUZZ_ASSERT(from == r->from && to == r->to);
+	FUZZ_ASSERT(from == r->from && to == r->to && ns == r->ns);
 	FUZZ_ASSERT(!strcmp(kind, itrace_kind_name(r->kind)));
+	/* then exactly nval values */
+	for (i = 0; i < r->nval; i++) {
+		int n;
+
+		FUZZ_ASSERT(sscanf(s + at, " 0x%llx%n", &v[i], &n) == 1);
+		FUZZ_ASSERT(v[i] == r->val[i]);
+		at += n;
+	}
+	FUZZ_ASSERT(!strcmp(s + at, "\n"));
 }
 
 /* A buffer of @len gets the first len - 1 bytes, same return value. */
@@ -232,6 +242,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	r.to = take(&in, 8);
 	r.pid = take(&in, 4);
 	r.kind = take(&in, 1);
+	r.ns = take(&in, 8);
+	r.nval = take(&in, 1) % (ITRACE_REC_VALS + 1);
+	for (i = 0; i < r.nval; i++)
+		r.val[i] = take(&in, 8);
 	cpu = take(&in, 4);
 	cut = 1 + take(&in, 1) % ITRACE_LINE_MAX;
 	if (take(&in, 1) & 1) {

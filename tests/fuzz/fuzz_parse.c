@@ -81,11 +81,12 @@ static void check_ok(const struct itrace_cmd *c, const struct fuzz_words *w)
 	FUZZ_ASSERT(!(c->on.flags & ITRACE_F_FREEZE) || c->on.keep);
 	FUZZ_ASSERT(!c->on.keep || (c->on.keep >= ITRACE_KEEP_MIN &&
 				    c->on.keep <= ITRACE_KEEP_MAX));
+	FUZZ_ASSERT(c->on.args <= ITRACE_ARGS_MAX);
 	if (c->op != ITRACE_OP_ON && c->op != ITRACE_OP_OFF)
 		FUZZ_ASSERT(!c->comm[0]);
 	if (c->op != ITRACE_OP_ON)
 		FUZZ_ASSERT(!c->on.flags && !c->on.max && !c->on.keep &&
-			    !c->on.range.hi &&
+			    !c->on.args && !c->on.range.hi &&
 			    !c->on.range.map[0] && !c->on.func[0] &&
 			    !c->on.count && !c->cond_argc && !c->on.start[0] &&
 			    !c->on.stop[0]);
@@ -100,10 +101,10 @@ static void check_ok(const struct itrace_cmd *c, const struct fuzz_words *w)
 	case ITRACE_OP_ON:
 		/*
 		 * pid, at most one mode, each option at most once, and
-		 * "kinds", "max", "keep", "range", "func", "start", "stop"
-		 * and "count" take a second word: on PID MODE threads
-		 * follow freeze break kinds K max N keep N range R start A
-		 * stop B count N (func instead of start and stop, neither
+		 * "kinds", "max", "keep", "args", "range", "func",
+		 * "start", "stop" and "count" take a second word: on PID
+		 * MODE threads follow freeze break kinds K max N keep N
+		 * args N range R start A stop B count N (func instead of start and stop, neither
 		 * with follow-exec); then perhaps "if" and every word after
 		 * it
 		 */
@@ -115,7 +116,7 @@ static void check_ok(const struct itrace_cmd *c, const struct fuzz_words *w)
 		}
 		FUZZ_ASSERT(w->argc - (c->cond_argc ? c->cond_argc + 1 : 0) >= 2 &&
 			    w->argc - (c->cond_argc ? c->cond_argc + 1 : 0) <=
-			    21 + !!c->comm[0]);
+			    23 + !!c->comm[0]);
 		check_target(c, w);
 		break;
 	case ITRACE_OP_OFF:

@@ -29,6 +29,7 @@ import tempfile
 
 FAILED = []
 HEAD = 'itrace-capture 1 arch x86_64\n'
+HEAD2 = 'itrace-capture 2 arch x86_64\n'
 TASK = 'task 7 tgid 7 seq 1 comm p\n'
 MAP = 'map 7 400000-401000 r-xp 00000000 - /bin/p\n'
 REC = '2 0 7 call 0x400010 0x400100\n'
@@ -38,8 +39,18 @@ BAD = [
     ('a raw log', REC + END, 1, 'not an itrace capture'),
     ('a maps file', 'itrace-maps 1\n' + TASK, 1, 'not an itrace capture'),
     ('an ELF file', '\x7fELF\x02\x01\x01\x00\x00', 1, 'not an itrace capture'),
-    ('a later version', 'itrace-capture 2 arch x86_64\n' + END, 1,
+    ('a later version', 'itrace-capture 3 arch x86_64\n' + END, 1,
      'not an itrace capture'),
+    ('version 2 without time', HEAD2 + REC + END, 2,
+     'then the time'),
+    ('version 2, a value not hex', HEAD2 + '2 0 7 call 0x1 0x2 5 17\n' + END,
+     2, 'want values as 0x'),
+    ('version 2, four values', HEAD2 + '2 0 7 call 0x1 0x2 5 0x1 0x2 0x3 0x4\n'
+     + END, 2, 'more than 3 values'),
+    ('version 2, a space at the end', HEAD2 + '2 0 7 call 0x1 0x2 5 \n' + END,
+     2, 'then the time'),
+    ('version 2, upper-case value', HEAD2 + '2 0 7 ret 0x1 0x2 5 0xA\n' + END,
+     2, 'want values as 0x'),
     ('no arch', 'itrace-capture 1\n' + END, 1, 'header: want'),
     ('header only', HEAD, 2, 'no end line (truncated capture?)'),
     ('cut mid-record', HEAD + TASK + '2 0 7 call 0x4000', 3,
@@ -97,7 +108,8 @@ BAD = [
 USAGE = [
     (['script'], 'no capture file named'),
     (['script', 'a', 'b'], 'one capture file, not 2'),
-    (['script', '-F', '+ip', 'x'], "only +srcline, not '+ip'"),
+    (['script', '-F', '+ip', 'x'], "+srcline, +time, +syscall or +args (comma-separated), not '+ip'"),
+    (['script', '-F', '+time,', 'x'], "(comma-separated), not ''"),
     (['script', '-D', '2', 'x'], '-D: a depth of 1 or more, for calls'),
     (['calls', '-D', '0', 'x'], '-D: a depth of 1 or more, for calls'),
     (['chrome', '-F', 'main', 'x'], '-F is for script and calls'),
@@ -241,6 +253,78 @@ def check_escapes(tool, tmp):
               'no control byte')
 
 
+def check_values(tool, tmp):
+    """A version 2 capture (times and values) of main calling work(5, 6),
+    which returns 7 after a write system call that returned 3: script -F
+    +time,+syscall,+args, calls and chrome show them, each as its format
+    says; without -F script shows none of them."""
+    import json
+    import re
+    prog = os.path.join(tmp, 'inl')
+    syms = {l.split()[2]: int(l.split()[0], 16)
+            for l in out_of('nm', prog).splitlines()
+            if re.match(r'^[0-9a-f]+ T \w+$', l)}
+    bid = re.search(r'Build ID: (\S+)', out_of('readelf', '-n', prog)).group(1)
+    base = 0x400000
+    w, m = base + syms['work'], base + syms['main']
+    cap = os.path.join(tmp, 'values.capture')
+    t0 = 812043611052
+    with open(cap, 'w') as f:
+        f.write(HEAD2 + 'task 5 tgid 5 seq 0 comm inl\n')
+        f.write('map 5 %x-%x r-xp 00000000 %s %s\n' % (base, base + 0x10000,
+                                                      bid, prog))
+        f.write('1 0 5 call 0x%x 0x%x %d 0x5 0x6\n' % (m + 4, w, t0))
+        f.write('2 0 5 syscall 0x%x 0x%x %d 0x1 0x3\n' % (w + 1, w + 3,
+                                                          t0 + 1500))
+        f.write('3 0 5 ret 0x%x 0x%x %d 0x7\n' % (w + 3, m + 9, t0 + 2750))
+        f.write('4 0 5 syscall 0x%x 0x%x %d 0x3 0xfffffffffffffff7\n' % (
+            m + 9, m + 11, t0 + 4000))
+        f.write('end records 4 lost 0\n')
+    ok = True
+    rc, out, err = run(tool, ['script', '-F', '+time,+syscall,+args', cap])
+    lines = out.decode().splitlines()
+    want = ['] 812.043611052 #1: call ', '  (0x5, 0x6)',
+            '] 812.043612552 #2: syscall ', '  nr 1 = 3',
+            '] 812.043613802 #3: return ', '  = 0x7',
+            '] 812.043615052 #4: syscall ', '  nr 3 = -9']
+    if rc or err or len(lines) != 4 or any(
+            want[2 * i] not in l or not l.endswith(want[2 * i + 1])
+            for i, l in enumerate(lines)):
+        fail('values: script -F +time,+syscall,+args: exit %d, %r, %r' %
+             (rc, err, lines))
+        ok = False
+    rc, out, err = run(tool, ['script', cap])
+    if rc or err or '812.' in out.decode() or '(0x5' in out.decode():
+        fail('values: plain script shows times or values: %r' % out)
+        ok = False
+    rc, out, err = run(tool, ['calls', cap])
+    if rc or err or not re.search(r'\] \| work\(0x5, 0x6\) = 0x7;$',
+                                  out.decode(), re.M):
+        fail('values: calls: exit %d, %r, want work(0x5, 0x6) = 0x7;' %
+             (rc, out))
+        ok = False
+    rc, out, err = run(tool, ['chrome', cap])
+    try:
+        ev = json.loads(out.decode())['traceEvents']
+        sl = [e for e in ev if e['ph'] == 'X' and e['name'] == 'work'][0]
+        sys_ev = [e for e in ev if e['ph'] == 'i']
+        good = (sl['ts'] == 0 and sl['dur'] == 2.75 and
+                sl['args']['args'] == ['0x5', '0x6'] and
+                sl['args']['ret'] == ['0x7'] and
+                [(e['ts'], e['args']['nr'], e['args']['ret']) for e in sys_ev]
+                == [(1.5, 1, 3), (4.0, 3, -9)])
+    except (ValueError, KeyError, IndexError):
+        good = False
+    if rc or err or not good:
+        fail('values: chrome: exit %d, %r' % (rc, out))
+        ok = False
+    if ok:
+        print('PASS dump: a version 2 capture: script -F +time,+syscall,+args '
+              'shows each record\'s time and values, calls work(0x5, 0x6) = '
+              '0x7, chrome real microseconds with arguments, return value, '
+              'system-call number and return')
+
+
 def main():
     tool, good = sys.argv[1:]
     with tempfile.TemporaryDirectory() as tmp:
@@ -289,6 +373,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         check_inlines(tool, tmp)
         check_escapes(tool, tmp)
+        check_values(tool, tmp)
     return 1 if FAILED else 0
 
 

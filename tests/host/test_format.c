@@ -281,7 +281,9 @@ static void raw_as_printf(void)
 
 	for (i = 0; i < 2000; i++) {
 		struct itrace_rec r;
-		char got[160], want[160];
+		char got[ITRACE_LINE_MAX], want[ITRACE_LINE_MAX];
+		char full[ITRACE_LINE_MAX];
+		unsigned int v;
 		unsigned int cpu;
 		size_t len;
 		int a, b;
@@ -294,14 +296,25 @@ static void raw_as_printf(void)
 		r.to = i % 5 ? x >> 12 : vals[i % 7];
 		r.pid = (u32)(x >> 32) >> (i % 32);
 		r.kind = i % (ITRACE_K_NR + 1);
+		r.ns = i < 7 ? vals[i] : x >> 3;
+		r.nval = i % (ITRACE_REC_VALS + 1);
+		r.val[0] = x;
+		r.val[1] = vals[i % 7];
+		r.val[2] = x >> 40;
 		cpu = i % 3 ? i : 65535;
-		len = i % 4 ? sizeof(got) : i % 97;
+		len = i % 4 ? sizeof(got) : i % 131;
 		a = itrace_format_raw(got, len, &r, cpu);
-		b = snprintf(want, len, "%llu %u %u %s 0x%llx 0x%llx\n",
+		b = snprintf(full, sizeof(full), "%llu %u %u %s 0x%llx 0x%llx %llu",
 			     (unsigned long long)r.seq, cpu, r.pid,
 			     itrace_kind_name(r.kind),
 			     (unsigned long long)r.from,
-			     (unsigned long long)r.to);
+			     (unsigned long long)r.to,
+			     (unsigned long long)r.ns);
+		for (v = 0; v < r.nval; v++)
+			b += snprintf(full + b, sizeof(full) - b, " 0x%llx",
+				      (unsigned long long)r.val[v]);
+		b += snprintf(full + b, sizeof(full) - b, "\n");
+		snprintf(want, len, "%s", full);
 		cases++;
 		if (a != b || (len && strcmp(got, want)))
 			bad++;
@@ -329,7 +342,35 @@ int main(void)
 	unsigned int k;
 
 	itrace_format_raw(buf, sizeof(buf), &r, 1);
-	CHECK_STR("format raw", buf, "42 1 97 call 0x4016b8 0x401625\n");
+	CHECK_STR("format raw", buf, "42 1 97 call 0x4016b8 0x401625 0\n");
+	r.ns = 1234567890123;
+	r.nval = 2;
+	r.val[0] = 0;
+	r.val[1] = 0x7ffd1000;
+	itrace_format_raw(buf, sizeof(buf), &r, 1);
+	CHECK_STR("format raw with time and values", buf,
+		  "42 1 97 call 0x4016b8 0x401625 1234567890123 0x0 0x7ffd1000\n");
+	itrace_format_sym(buf, sizeof(buf), &r, 1, &m);
+	CHECK_STR("format sym with arguments", buf,
+		  "        42   1      97 call    tp_loop+0x16b8                 tp_loop+0x1625  (0x0, 0x7ffd1000)\n");
+	r.kind = ITRACE_K_SYSCALL;
+	r.val[0] = 1;
+	r.val[1] = (u64)-14;
+	itrace_format_sym(buf, sizeof(buf), &r, 1, NULL);
+	CHECK_STR("format sym with a system call's number and return", buf,
+		  "        42   1      97 syscall 0x4016b8                       0x401625  nr 1 = -14\n");
+	r.kind = ITRACE_K_RET;
+	r.nval = 1;
+	r.val[0] = 6;
+	itrace_format_sym(buf, sizeof(buf), &r, 1, NULL);
+	CHECK_STR("format sym with a return value", buf,
+		  "        42   1      97 ret     0x4016b8                       0x401625  = 0x6\n");
+	r.kind = ITRACE_K_JMP;
+	itrace_format_sym(buf, sizeof(buf), &r, 1, NULL);
+	CHECK_STR("format sym: a jump has no values", buf,
+		  "        42   1      97 jmp     0x4016b8                       0x401625\n");
+	r.kind = ITRACE_K_CALL;
+	r.nval = 0;
 
 	addr_is("format addr in first mapping", &m, 0x4016b8,
 		"tp_loop+0x16b8");
@@ -382,7 +423,8 @@ int main(void)
 		struct itrace_symmap big = { .nr = 1 };
 		struct itrace_rec w = {
 			.seq = ~0ULL, .from = ~0ULL - 1, .to = ~0ULL - 1,
-			.pid = ~0U, .kind = ITRACE_K_SYSCALL,
+			.pid = ~0U, .kind = ITRACE_K_CALL, .ns = ~0ULL,
+			.nval = 3, .val = { ~0ULL, ~0ULL, ~0ULL },
 		};
 		int n;
 

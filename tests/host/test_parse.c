@@ -119,6 +119,11 @@ static const struct bad_case bad_cases[] = {
 	{ "on 12 keep 1048577", "itrace on: bad keep '1048577' (a record count, 16..1048576)" },
 	{ "on 12 keep 0", "itrace on: bad keep '0' (a record count, 16..1048576)" },
 	{ "on 12 keep 16 keep 16", "itrace on: 'keep' given twice" },
+	{ "on 12 args", "itrace on: args needs how many arguments (args 2)" },
+	{ "on 12 args 0", "itrace on: bad args '0' (how many arguments, 1..3)" },
+	{ "on 12 args 4", "itrace on: bad args '4' (how many arguments, 1..3)" },
+	{ "on 12 args -1", "itrace on: bad args '-1' (how many arguments, 1..3)" },
+	{ "on 12 args 1 args 2", "itrace on: 'args' given twice" },
 	{ "on 12 freeze freeze", "itrace on: 'freeze' given twice" },
 	{ "on 12 break break", "itrace on: 'break' given twice" },
 	{ "on 12 range", "itrace on: range needs 0xLO-0xHI or a mapping name" },
@@ -261,6 +266,8 @@ static void test_on_options(void)
 		{ "on 5 freeze", "freeze keep 4096" },
 		{ "on 5 break keep 1048576", "freeze break keep 1048576" },
 		{ "on 5 break freeze max 9 keep 100", "freeze break max 9 keep 100" },
+		{ "on 5 args 3 keep 16", "keep 16 args 3" },
+		{ "on 5 range libc.so.6 args 1 block", "args 1 range libc.so.6" },
 		{ "on 5 range libc.so.6 max 4294967295 threads",
 		  "threads max 4294967295 range libc.so.6" },
 		{ "on 5 range 0x400000-0x401000", "range 0x400000-0x401000" },
@@ -401,7 +408,7 @@ int main(void)
 	}
 	for (i = 0; itrace_help_lines[i]; i++)
 		;
-	CHECK("help has the expected line count", i == 35);
+	CHECK("help has the expected line count", i == 36);
 	test_split();
 	test_on_options();
 	test_if_words();

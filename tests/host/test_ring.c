@@ -207,6 +207,6 @@ int main(void)
 	}
 	test_read_at();
 	test_lapped_oldest();
-	CHECK("ring record is 32 bytes", sizeof(struct itrace_rec) == 32);
+	CHECK("ring record is 64 bytes, a cache line", sizeof(struct itrace_rec) == 64);
 	return check_failed ? 1 : 0;
 }

@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 """The raw record line of `itrace log -r` (README, "log"):
-    SEQ CPU PID KIND 0xFROM 0xTO
+    SEQ CPU PID KIND 0xFROM 0xTO NS [0xVALUE ...]
 parsed in one place for the VM checkers (trace_check, sym_check,
-trig_check, calls_check)."""
+trig_check, calls_check, values_check)."""
 import collections
 import re
 
-RAW = re.compile(r'^(\d+) (\d+) (\d+) ([a-z-]+) 0x([0-9a-f]+) 0x([0-9a-f]+)$')
+RAW = re.compile(r'^(\d+) (\d+) (\d+) ([a-z-]+) 0x([0-9a-f]+) 0x([0-9a-f]+)'
+                 r' (\d+)((?: 0x[0-9a-f]+)*)$')
 
-Rec = collections.namedtuple('Rec', 'seq cpu pid kind frm to')
+Rec = collections.namedtuple('Rec', 'seq cpu pid kind frm to ns vals')
 
 
 def parse(line):
@@ -17,7 +18,8 @@ def parse(line):
     if not m:
         return None
     return Rec(int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4),
-               int(m.group(5), 16), int(m.group(6), 16))
+               int(m.group(5), 16), int(m.group(6), 16), int(m.group(7)),
+               tuple(int(v, 16) for v in m.group(8).split()))
 
 
 def read(path):

@@ -560,6 +560,8 @@ want comm && vmtest comm "$b/tp_follow"
 want late && vmtest late "$b/tp_late"
 # the flight recorder: keep, freeze at a crash, break into kdb (tp_crash)
 want freeze && vmtest freeze "$b/tp_crash"
+# values in records: arguments, returns, system calls, times (tp_values)
+want values && vmtest values "$b/tp_values"
 # a kernel oops in a traced task's system call, read at kdb's prompt
 # (panic=0: kgdb stops at an oops only without a panic timeout)
 want_61 oops && vmtest oops --append panic=0 "$b/tp_crash"

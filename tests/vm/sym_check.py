@@ -30,7 +30,7 @@ import sys
 
 import rawlog
 
-SYM = re.compile(r'^ *(\d+) +(\d+) +(\d+) +([a-z-]+) +(\S+) +(\S+)$')
+SYM = re.compile(r'^ *(\d+) +(\d+) +(\d+) +([a-z-]+) +(\S+) +(\S+)(?:  .*)?$')
 MAP = re.compile(r'^([0-9a-f]+)-([0-9a-f]+) (\S+) ([0-9a-f]+) \S+ \d+\s*(.*)$')
 STATUS = re.compile(r'^itrace: syms (\S+): (\d+) functions from (\S+),')
 # readelf -sW: Num: Value Size Type Bind Vis [ppc64: <localentry>: N] Ndx Name

@@ -104,29 +104,34 @@ static bool grow(void **arr, size_t *cap, size_t nr, size_t size)
 	return true;
 }
 
+/* "itrace-capture V arch NAME": versions 1 and 2 */
 static int parse_header(struct pstate *p, char *s)
 {
+	size_t n = strlen(CAPTURE_PREFIX);
 	char *w;
 
-	if (strncmp(s, CAPTURE_MAGIC, strlen(CAPTURE_MAGIC)) ||
-	    (s[strlen(CAPTURE_MAGIC)] && s[strlen(CAPTURE_MAGIC)] != ' '))
-		return perr(p, "not an itrace capture (no '%s' line)", CAPTURE_MAGIC);
-	s += strlen(CAPTURE_MAGIC);
+	if (strncmp(s, CAPTURE_PREFIX, n) || (s[n] != '1' && s[n] != '2') ||
+	    (s[n + 1] && s[n + 1] != ' '))
+		return perr(p, "not an itrace capture (no '%s' line, version 1 or 2)",
+			    CAPTURE_MAGIC);
+	p->c->version = s[n] - '0';
+	s += n + 1;
 	if (*s++ != ' ' || !(w = word(&s)) || strcmp(w, "arch") ||
 	    !(w = word(&s)) || s || strlen(w) >= sizeof(p->c->arch) ||
 	    strspn(w, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(w))
-		return perr(p, "header: want '%s arch NAME'", CAPTURE_MAGIC);
+		return perr(p, "header: want '%s%u arch NAME'", CAPTURE_PREFIX,
+			    p->c->version);
 	strcpy(p->c->arch, w);
 	return 0;
 }
 
 /*
  * A decimal (@hex: lower-case hex after "0x") number at *s, ending in a
- * space (or at @end when @last), *s moved past it. At most 19 decimal
- * or 16 hex digits: anything longer is refused, never wrapped.
+ * space or at @end (*@last says which), *s moved past it. At most 19
+ * decimal or 16 hex digits: anything longer is refused, never wrapped.
  */
-static bool field(const char **s, const char *end, bool hex, bool last,
-		  uint64_t *v)
+static bool field_any(const char **s, const char *end, bool hex, bool *last,
+		      uint64_t *v)
 {
 	const char *p = *s, *start;
 	uint64_t x = 0;
@@ -149,15 +154,43 @@ static bool field(const char **s, const char *end, bool hex, bool last,
 	}
 	if (p == start || p - start > (hex ? 16 : 19) ||
 	    (!hex && *start == '0' && p - start > 1) ||
-	    (last ? p != end : p == end))
+	    (p < end && p + 1 == end))
 		return false;
 	*v = x;
-	*s = p + 1;
+	*last = p == end;
+	*s = *last ? end : p + 1;
 	return true;
 }
 
+/* The same, ending at @end if @last, else in a space. */
+static bool field(const char **s, const char *end, bool hex, bool last,
+		  uint64_t *v)
+{
+	bool at_end;
+
+	return field_any(s, end, hex, &at_end, v) && at_end == last;
+}
+
+/* Version 2's tail after 0xto: " ns" and up to REC_VALS " 0xvalue". */
+static int parse_values(struct pstate *p, const char *s, const char *end,
+			struct rec *r)
+{
+	bool last;
+
+	if (!field_any(&s, end, false, &last, &r->ns))
+		return perr(p, "record: want 0xto then the time in ns (decimal)");
+	while (!last) {
+		if (r->nval == REC_VALS)
+			return perr(p, "record: more than %d values", REC_VALS);
+		if (!field_any(&s, end, true, &last, &r->val[r->nval++]))
+			return perr(p, "record: want values as 0x and lower-case hex after the time");
+	}
+	return 0;
+}
+
 /*
- * seq cpu pid kind 0xfrom 0xto, the line [s, end): read where it lies,
+ * seq cpu pid kind 0xfrom 0xto (version 2: and ns [0xvalue...]), the
+ * line [s, end): read where it lies,
  * never written (records are most of the file: their pages stay the
  * file's), one pass over it.
  */
@@ -180,8 +213,12 @@ static int parse_record(struct pstate *p, const char *s, const char *end)
 			    (int)((k ? k : end) - s > 16 ? 16 : (k ? k : end) - s), s);
 	s = k + 1;
 	if (!field(&s, end, true, false, &r.from) ||
-	    !field(&s, end, true, true, &r.to))
-		return perr(p, "record: want 0xfrom 0xto, lower-case hex, and nothing after");
+	    !field(&s, end, true, c->version == 1, &r.to))
+		return perr(p, c->version == 1 ?
+			    "record: want 0xfrom 0xto, lower-case hex, and nothing after" :
+			    "record: want 0xfrom 0xto, lower-case hex, then the time");
+	if (c->version > 1 && parse_values(p, s, end, &r))
+		return -1;
 	r.cpu = (uint16_t)cpu;
 	r.pid = (uint32_t)pid;
 	r.kind = (uint8_t)kind;

@@ -14,15 +14,22 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define CAPTURE_MAGIC	"itrace-capture 1"
+/* what capture writes (version 2: times, values); the reader takes 1 too */
+#define CAPTURE_MAGIC	"itrace-capture 2"
+#define CAPTURE_PREFIX	"itrace-capture "
 #define MAPS_MAGIC	"itrace-maps 1"
+
+/* Values a record carries at most (kdb-itrace/lib/ring.h's). */
+#define REC_VALS	3
 
 struct rec {
 	uint64_t seq, from, to;
+	uint64_t ns;		/* the kernel's monotonic clock; 0: version 1 */
+	uint64_t val[REC_VALS];	/* kdb-itrace/lib/values.h says what they are */
 	uint32_t pid;
 	uint16_t cpu;
 	uint8_t kind;		/* enum itrace_kind (kdb-itrace/lib/kind.h) */
-	uint8_t pad;
+	uint8_t nval;		/* val[0..nval) hold values */
 };
 
 struct map {
@@ -49,6 +56,7 @@ struct capture {
 	char *text;		/* the file, NUL-terminated, split in place */
 	size_t len;
 	char arch[16];
+	unsigned int version;	/* 1: no times or values; 2 */
 	struct rec *recs;
 	size_t nr_recs, lost;
 	struct take *takes;	/* sorted by pid, then seq */
@@ -106,6 +114,9 @@ struct out_opts {
 	const char *only_func;	/* calls: -F FUNC */
 	int max_depth;		/* calls: -D DEPTH, 0: no limit */
 	bool srcline;		/* script: -F +srcline */
+	bool time;		/* script: -F +time */
+	bool syscall;		/* script: -F +syscall */
+	bool args;		/* script: -F +args */
 };
 
 int out_script(struct capture *c, const struct out_opts *o, FILE *f);

@@ -20,14 +20,18 @@
 static void usage(FILE *f)
 {
 	fputs("usage: itrace-dump capture [-o FILE] [-t SECONDS] [-c RECORDS] [PID...]\n"
-	      "       itrace-dump [script] [-F +srcline] [COMMON] CAPTURE\n"
+	      "       itrace-dump [script] [-F +srcline,+time,+syscall,+args] [COMMON] CAPTURE\n"
 	      "       itrace-dump calls [-F FUNC] [-D DEPTH] [COMMON] CAPTURE\n"
 	      "       itrace-dump chrome [COMMON] CAPTURE\n"
 	      "       itrace-dump folded [COMMON] CAPTURE\n"
 	      "  capture   on the traced machine: drain kdb-itrace's records and\n"
 	      "            the traced tasks' mappings into a capture file\n"
-	      "  script    one line per record, perf script's branch form (default)\n"
-	      "  calls     a call tree per thread, uftrace replay's form\n"
+	      "  script    one line per record, perf script's branch form (default);\n"
+	      "            -F +time: the record's time (s.ns, CLOCK_MONOTONIC),\n"
+	      "            +syscall: a system call's number and return value,\n"
+	      "            +args: a call's arguments and a return's value (on ... args N)\n"
+	      "  calls     a call tree per thread, uftrace replay's form, f(args) = value\n"
+	      "            where the capture has them\n"
 	      "  chrome    Chrome trace-event JSON (Perfetto UI, chrome://tracing)\n"
 	      "  folded    collapsed stacks for flame graphs\n"
 	      "COMMON: -o FILE (output; default standard output),\n"
@@ -114,17 +118,38 @@ static int parse_view(const char *w, enum view *v)
 	return -1;
 }
 
-static int parse_f(struct args *a, const char *arg)
+/* script's -F: a comma list of +srcline, +time, +syscall, +args */
+static int parse_script_f(struct args *a, const char *arg)
 {
-	if (a->view == V_SCRIPT) {
-		if (strcmp(arg, "+srcline")) {
-			fprintf(stderr, "itrace-dump script: -F: only +srcline, not '%s'\n", arg);
+	const char *w = arg, *comma;
+	size_t n;
+
+	do {
+		comma = strchr(w, ',');
+		n = comma ? (size_t)(comma - w) : strlen(w);
+		if (n == 8 && !strncmp(w, "+srcline", n)) {
+			a->o.srcline = true;
+			a->s.srcline = true;
+		} else if (n == 5 && !strncmp(w, "+time", n)) {
+			a->o.time = true;
+		} else if (n == 8 && !strncmp(w, "+syscall", n)) {
+			a->o.syscall = true;
+		} else if (n == 5 && !strncmp(w, "+args", n)) {
+			a->o.args = true;
+		} else {
+			fprintf(stderr, "itrace-dump script: -F: +srcline, +time, +syscall or +args (comma-separated), not '%.*s'\n",
+				(int)n, w);
 			return -1;
 		}
-		a->o.srcline = true;
-		a->s.srcline = true;
-		return 0;
-	}
+		w = comma + 1;
+	} while (comma);
+	return 0;
+}
+
+static int parse_f(struct args *a, const char *arg)
+{
+	if (a->view == V_SCRIPT)
+		return parse_script_f(a, arg);
 	if (a->view == V_CALLS) {
 		a->o.only_func = arg;
 		return 0;

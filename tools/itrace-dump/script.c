@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `itrace-dump script`: one line per record in perf script's branch
- * form, the record's seq where perf has the time:
+ * form, the record's seq where perf has the time (-F +time: the time
+ * too, in seconds of CLOCK_MONOTONIC, before the seq):
  *
  *     tp_calls    118 [000] #20513: call   5581e8a5f1c0 main+0x30 (/bin/tp_calls) => ...
+ *     tp_calls    118 [000] 812.043611052 #20513: call ...
  *
+ * -F +syscall adds a system call's number and return value after its
+ * line's target ("  nr 1 = 6"), +args a call's arguments ("  (0x1,
+ * 0x2)") and a return's value ("  = 0x6"), as `itrace log` shows them
+ * (kdb-itrace/lib/values.c).
  * Kinds as perf names them where it has a name (a call, direct or not,
  * is `call`; a ret `return`); insn, jcc-nt and far as kdb-itrace does.
  */
@@ -12,6 +18,7 @@
 
 #include "dump.h"
 #include "lib/kind.h"
+#include "lib/values.h"
 
 static const char *const perf_kind[ITRACE_K_NR] = {
 	[ITRACE_K_INSN] = "insn",	[ITRACE_K_JCC_NT] = "jcc-nt",
@@ -56,6 +63,28 @@ static void srclines(struct obuf *b, const struct sym *from,
 	ob_ch(b, '\n');
 }
 
+/* "812.043611052 " */
+static void time_col(struct obuf *b, uint64_t ns)
+{
+	ob_u64(b, ns / 1000000000, 0);
+	ob_ch(b, '.');
+	ob_u64(b, ns % 1000000000, -9);
+	ob_ch(b, ' ');
+}
+
+/* the record's values, if -F asks for its kind's */
+static void values(struct obuf *b, const struct out_opts *o,
+		   const struct rec *r)
+{
+	char t[ITRACE_VALS_MAX];
+	bool sys = r->kind == ITRACE_K_SYSCALL;
+
+	if (!r->nval || !(sys ? o->syscall : o->args))
+		return;
+	itrace_format_vals(t, sizeof(t), r->kind, r->nval, r->val);
+	ob_str(b, t);
+}
+
 int out_script(struct capture *c, const struct out_opts *o, FILE *f)
 {
 	struct obuf b;
@@ -72,13 +101,17 @@ int out_script(struct capture *c, const struct out_opts *o, FILE *f)
 		ob_u64(&b, r->pid, 6);
 		ob_str(&b, " [");
 		ob_u64(&b, r->cpu, -3);
-		ob_str(&b, "] #");
+		ob_str(&b, "] ");
+		if (o->time)
+			time_col(&b, r->ns);
+		ob_ch(&b, '#');
 		ob_u64(&b, r->seq, 0);
 		ob_str(&b, ": ");
 		ob_pad(&b, perf_kind[r->kind], -8);
 		addr(&b, from, r->from);
 		ob_str(&b, " => ");
 		addr(&b, to, r->to);
+		values(&b, o, r);
 		ob_ch(&b, '\n');
 		if (o->srcline)
 			srclines(&b, from, to);

@@ -23,6 +23,9 @@
 /* a frame of the walk (calls.c's, copied) and what the views keep of it */
 struct frame {
 	uint64_t site, entry, seq;
+	uint64_t ns;		/* the call's time (version 2) */
+	uint64_t val[REC_VALS];	/* its arguments, nval of them */
+	uint8_t nval;
 	size_t nrec;		/* the thread's records before the call */
 	const char *name;
 	size_t stack_len;	/* folded: the stack string up to it */
@@ -83,6 +86,9 @@ static void walk_call(struct walk *w, const struct rec *r, const struct view *v,
 	f->site = r->from;
 	f->entry = r->to;
 	f->seq = r->seq;
+	f->ns = r->ns;
+	f->nval = r->nval;
+	memcpy(f->val, r->val, sizeof(f->val));
 	f->nrec = w->nrec;
 	f->name = func_name(w, r->to);
 	if (v->call)
@@ -283,6 +289,33 @@ static void calls_line(struct walk *w, long depth, const char *dur)
 		ob_str(w->b, "  ");
 }
 
+/* "(0x1, 0x2)": a frame's arguments where the capture has them */
+static void call_args(struct walk *w, const struct frame *f)
+{
+	unsigned int i;
+
+	ob_ch(w->b, '(');
+	for (i = 0; i < f->nval; i++) {
+		ob_str(w->b, i ? ", 0x" : "0x");
+		ob_hex(w->b, f->val[i], 0);
+	}
+	ob_ch(w->b, ')');
+}
+
+/*
+ * " = 0x6" if @r is the return out of @f (not out of a frame inside it
+ * that never returned) and holds its value; false if nothing written.
+ */
+static bool ret_value(struct walk *w, const struct rec *r,
+		      const struct frame *f)
+{
+	if (f != &w->f[w->iw.nr] || r->kind != ITRACE_K_RET || !r->nval)
+		return false;
+	ob_str(w->b, " = 0x");
+	ob_hex(w->b, r->val[0], 0);
+	return true;
+}
+
 /* the pending call line, written as a call with callees */
 static void calls_flush(struct walk *w)
 {
@@ -295,7 +328,8 @@ static void calls_flush(struct walk *w)
 		return;
 	calls_line(w, d, "");
 	ob_str(w->b, w->f[w->nr - 1].name);
-	ob_str(w->b, "() {\n");
+	call_args(w, &w->f[w->nr - 1]);
+	ob_str(w->b, " {\n");
 }
 
 static void calls_call(struct walk *w, const struct rec *r)
@@ -317,20 +351,25 @@ static void calls_call(struct walk *w, const struct rec *r)
 	w->pending = true;
 }
 
-/* a leaf on one line, "f();", else the closing "} / * f * /" */
+/*
+ * A leaf on one line, "f(args) = value;", else the closing
+ * "} = value; / * f * /" (args and value where the capture has them).
+ */
 static void calls_ret(struct walk *w, const struct rec *r, struct frame *f)
 {
 	char dur[24];
 
-	(void)r;
 	snprintf(dur, sizeof(dur), "%zu", w->nrec + 1 - f->nrec);
 	if (shown(w, w->depth)) {
 		calls_line(w, w->depth, dur);
 		if (w->pending) {
 			ob_str(w->b, f->name);
-			ob_str(w->b, "();\n");
+			call_args(w, f);
+			ret_value(w, r, f);
+			ob_str(w->b, ";\n");
 		} else {
-			ob_str(w->b, "} /* ");
+			ob_ch(w->b, '}');
+			ob_str(w->b, ret_value(w, r, f) ? "; /* " : " /* ");
 			ob_str(w->b, f->name);
 			ob_str(w->b, " */\n");
 		}
@@ -521,11 +560,31 @@ int out_folded(struct capture *c, const struct out_opts *o, FILE *f)
 
 /*
  * Each call a complete ("X") event, written at its return, so slices
- * nest by construction: ts is the call's seq, dur the seqs to its
- * return (time is synthetic: one record, one microsecond). Syscalls,
- * interrupts and async records are thread instants.
+ * nest by construction: ts is the call's time, dur the time to its
+ * return. Time is the records' own (CLOCK_MONOTONIC, from the capture's
+ * earliest record), or in a version 1 capture, which has none, synthetic:
+ * one record, one microsecond. Syscalls, interrupts and async records
+ * are thread instants. A call's arguments and return value, a system
+ * call's number and return value go into the events' args where the
+ * capture has them.
  */
 static bool ev_written;
+static bool real_time;
+static uint64_t base_ns;
+
+/* a record's point in time, in ns from the trace's start */
+static uint64_t t_of(uint64_t seq, uint64_t ns)
+{
+	return real_time ? ns - base_ns : seq * 1000;
+}
+
+/* @t ns as microseconds, "12.345" */
+static void ob_us(struct obuf *b, uint64_t t)
+{
+	ob_u64(b, t / 1000, 0);
+	ob_ch(b, '.');
+	ob_u64(b, t % 1000, -3);
+}
 static uint32_t *named_tgids;
 static size_t nr_named;
 
@@ -546,7 +605,7 @@ static void ev_begin(struct walk *w, const char *name, const char *cat,
 	ob_str(w->b, ",\"tid\":");
 	ob_u64(w->b, w->pid, 0);
 	ob_str(w->b, ",\"ts\":");
-	ob_u64(w->b, ts, 0);
+	ob_us(w->b, ts);
 }
 
 static void chrome_names(struct walk *w)
@@ -571,19 +630,42 @@ static void chrome_names(struct walk *w)
 	ob_str(w->b, "}}");
 }
 
+/* ,"NAME":["0x1","0x2"]: values as hex strings (JSON numbers are doubles) */
+static void json_vals(struct obuf *b, const char *name, const uint64_t *v,
+		      unsigned int n)
+{
+	unsigned int i;
+
+	ob_str(b, ",\"");
+	ob_str(b, name);
+	ob_str(b, "\":[");
+	for (i = 0; i < n; i++) {
+		ob_str(b, i ? ",\"0x" : "\"0x");
+		ob_hex(b, v[i], 0);
+		ob_ch(b, '"');
+	}
+	ob_ch(b, ']');
+}
+
+/* @f's slice up to @end; @r: the return out of it, NULL if unfinished */
 static void slice(struct walk *w, const struct frame *f, uint64_t end,
-		  bool ended)
+		  const struct rec *r)
 {
 	const struct sym *site = sym_lookup(w->c, w->take, f->site);
+	uint64_t start = t_of(f->seq, f->ns);
 
-	ev_begin(w, f->name, "call", "X", f->seq);
+	ev_begin(w, f->name, "call", "X", start);
 	ob_str(w->b, ",\"dur\":");
-	ob_u64(w->b, end - f->seq, 0);
+	ob_us(w->b, end > start ? end - start : 0);
 	ob_str(w->b, ",\"args\":{\"seq\":");
 	ob_u64(w->b, f->seq, 0);
 	ob_str(w->b, ",\"from\":");
 	ob_json_str(w->b, site->name);
-	if (!ended)
+	if (f->nval)
+		json_vals(w->b, "args", f->val, f->nval);
+	if (r && r->kind == ITRACE_K_RET && r->nval && f == &w->f[w->iw.nr])
+		json_vals(w->b, "ret", r->val, 1);
+	if (!r)
 		ob_str(w->b, ",\"unfinished\":true");
 	ob_str(w->b, "}}");
 }
@@ -598,24 +680,36 @@ static void chrome_rec(struct walk *w, const struct rec *r)
 	    r->kind != ITRACE_K_ASYNC)
 		return;
 	s = sym_lookup(w->c, w->take, r->from);
-	ev_begin(w, itrace_kind_name(r->kind), "instant", "i", r->seq);
+	ev_begin(w, itrace_kind_name(r->kind), "instant", "i",
+		 t_of(r->seq, r->ns));
 	ob_str(w->b, ",\"s\":\"t\",\"args\":{\"seq\":");
 	ob_u64(w->b, r->seq, 0);
 	ob_str(w->b, ",\"at\":");
 	ob_json_str(w->b, s->name);
+	if (r->kind == ITRACE_K_SYSCALL && r->nval == 2) {
+		ob_str(w->b, ",\"nr\":");
+		ob_u64(w->b, r->val[0], 0);
+		ob_str(w->b, ",\"ret\":");
+		if ((int64_t)r->val[1] < 0) {
+			ob_ch(w->b, '-');
+			ob_u64(w->b, -r->val[1], 0);
+		} else {
+			ob_u64(w->b, r->val[1], 0);
+		}
+	}
 	ob_str(w->b, "}}");
 }
 
 static void chrome_ret(struct walk *w, const struct rec *r, struct frame *f)
 {
-	slice(w, f, r->seq, true);
+	slice(w, f, t_of(r->seq, r->ns), r);
 }
 
 /* frames still open at the thread's last record end just after it */
 static void chrome_end(struct walk *w, const struct rec *last)
 {
 	while (w->nr)
-		slice(w, &w->f[--w->nr], last->seq + 1, false);
+		slice(w, &w->f[--w->nr], t_of(last->seq, last->ns) + 1, NULL);
 }
 
 int out_chrome(struct capture *c, const struct out_opts *o, FILE *f)
@@ -624,10 +718,22 @@ int out_chrome(struct capture *c, const struct out_opts *o, FILE *f)
 		.rec = chrome_rec, .ret = chrome_ret, .end = chrome_end,
 	};
 	struct obuf b;
+	size_t i;
 
+	real_time = c->version > 1 && c->nr_recs;
+	base_ns = real_time ? c->recs[0].ns : 0;
+	for (i = 1; real_time && i < c->nr_recs; i++)
+		if (c->recs[i].ns < base_ns)
+			base_ns = c->recs[i].ns;
 	ob_init(&b, f);
 	ob_str(&b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"clock\":");
-	ob_json_str(&b, "synthetic: ts is the record's seq, one record one microsecond");
+	ob_json_str(&b, real_time ?
+		    "CLOCK_MONOTONIC: ts is the record's time from the earliest record's" :
+		    "synthetic: ts is the record's seq, one record one microsecond");
+	if (real_time) {
+		ob_str(&b, ",\"start_ns\":");
+		ob_u64(&b, base_ns, 0);
+	}
 	ob_str(&b, ",\"arch\":");
 	ob_json_str(&b, c->arch);
 	ob_str(&b, ",\"capture\":");

@@ -26,7 +26,7 @@
 
 /*
  * Opens of `log` at once. Each copies every ring's records (up to
- * log_records x 32 bytes for each CPU that logged: the log's own size),
+ * log_records x 64 bytes for each CPU that logged: the log's own size),
  * so without a bound a few readers could pin any multiple of the log;
  * one open past this fails with EBUSY until one is closed.
  */
