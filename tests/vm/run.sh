@@ -560,8 +560,22 @@ want comm && vmtest comm "$b/tp_follow"
 want late && vmtest late "$b/tp_late"
 # the flight recorder: keep, freeze at a crash, break into kdb (tp_crash)
 want freeze && vmtest freeze "$b/tp_crash"
-# values in records: arguments, returns, system calls, times (tp_values)
-want values && vmtest values "$b/tp_values"
+# values in records: arguments, returns, system calls, times (tp_values),
+# and itrace-dump's views of them in a capture, read on this host
+values_test() {
+	want values || return 0
+	rm -rf "$b/logs/values"
+	mkdir -p "$b/logs/values"
+	vmtest values "$b/tp_values" "$b/logs/values"
+	[ -s "$b/logs/values/capture" ] || return 0
+	if ! make -s -C "$top/tools/itrace-dump" >"$b/logs/values/make.log" 2>&1; then
+		echo "FAIL values: tools/itrace-dump does not build ($b/logs/values/make.log)" | tag
+		return 0
+	fi
+	python3 "$top/tests/vm/values_check.py" "$top/tools/itrace-dump/itrace-dump" \
+		"$b/tp_values" "$b/logs/values/capture" "$b/logs/values/out" | tag
+}
+values_test
 # a kernel oops in a traced task's system call, read at kdb's prompt
 # (panic=0: kgdb stops at an oops only without a panic timeout)
 want_61 oops && vmtest oops --append panic=0 "$b/tp_crash"
