@@ -46,6 +46,13 @@ ROWS = [
      "floor-insn", "insns", "insns"),
     ("keep-block", "itrace block, keep 65536 (its own ring too)", None,
      "floor-block", "block", "taken"),
+    # args 3: calls and returns also take registers (values in records):
+    # its cost is this row above insn (block), per call and return
+    # (args_table())
+    ("args-insn", "itrace insn, args 3 (values at calls, returns)", None,
+     "floor-insn", "insns", "insns"),
+    ("args-block", "itrace block, args 3 (values at calls, returns)", None,
+     "floor-block", "block", "taken"),
     ("range-insn", "itrace insn, range tp_bench (every record in it)", None,
      "floor-insn", "insns", "insns"),
     ("range-none", "itrace insn, range 0x1-0x2 (no record in it)", None,
@@ -196,6 +203,33 @@ def keep_table(runs, bad, unit):
     return out
 
 
+def args_table(runs, bad, unit, info):
+    """the cost of `args 3`: each mode's run with it above the same run
+    without, per call and per return (one of each a pass)"""
+    out = []
+    p = per_pass(info)
+    arch = info.get("arch", "").split()
+    n = int(arch[2]) if len(arch) >= 5 else None
+    if not p or not n:
+        return out
+    for m in ("insn", "block"):
+        a = "args-" + m
+        if m not in runs or a not in runs or m in bad or a in bad:
+            continue
+        if not out:
+            out = ["\nValues at calls and returns (`args 3`): a run with "
+                   "args 3 above the same run without, per call or return "
+                   "record, in %s:\n" % unit,
+                   "| mode | above, whole run | calls and returns | "
+                   "per call or return |",
+                   "|---|---:|---:|---:|"]
+        above = med([x[0] for x in runs[a]]) - med([x[0] for x in runs[m]])
+        frames = 2 * p["calls"] * n
+        out.append("| %s | %.0f | %d | %.1f |" % (m, above, frames,
+                                                   above / frames))
+    return out
+
+
 def arch_table(path, speed, invalid):
     runs, info, vdso = load(path)
     icount = path.endswith("-icount.data")
@@ -287,6 +321,7 @@ def arch_table(path, speed, invalid):
                 med([x[2] for x in r]) / n))
     out += stack_table(runs, bad, n, pp, unit)
     out += keep_table(runs, bad, unit)
+    out += args_table(runs, bad, unit, info)
     cost = [k for k in runs if k.startswith("cost-")]
     if cost:
         out.append("\nUntraced cost (median of %d rounds, module loaded "

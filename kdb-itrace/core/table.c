@@ -121,14 +121,14 @@ bool itrace_slot_take_work(struct itrace_slot *s)
 }
 
 /*
- * Is something of the slot's last task still in use: its re-arm or
- * remap work queued, its uprobe not yet unregistered, or arch state (a
- * task_work)?
- * Such a slot must not be claimed for another task.
+ * Is something of the slot's last task still in use: its re-arm, remap
+ * or late-place work queued, its uprobe not yet unregistered, or arch
+ * state (a task_work)? Such a slot must not be claimed for another task.
  */
 static bool slot_busy(const struct itrace_slot *s)
 {
 	return READ_ONCE(s->rearm_queued) || READ_ONCE(s->remap_queued) ||
+	       READ_ONCE(s->trig.late_queued) ||
 	       itrace_trig_registered(&s->trig) ||
 	       itrace_arch_slot_busy(&s->arch);
 }

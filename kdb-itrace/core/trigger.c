@@ -14,6 +14,14 @@
  * re-arm work, seeing the trigger no longer inside, does not give them
  * back.
  *
+ * A place in a library that is not loaded yet (`func libm.so.6:fmax`
+ * before the dlopen()) waits: a uprobe on the dynamic linker's
+ * _dl_debug_state, which glibc calls after each change of the loaded
+ * objects for debuggers (its r_brk), queues a task_work that takes the
+ * task's mappings again and puts the probe on the place once its
+ * library is there. A static program has no dynamic linker to watch:
+ * such a place then fails, as one that does not exist.
+ *
  * Contexts: setup in the arming work (the task's own: finds the places
  * in its mapping snapshot, may sleep to register); the handlers and the
  * filter in uprobes' (process context; the filter for any mm that maps
@@ -52,6 +60,13 @@ static bool stop_filter(ITRACE_UPROBE_FILTER_ARGS)
 {
 	return trig_filter_of(container_of(uc, struct itrace_slot,
 					   trig.probe[ITRACE_PROBE_STOP].uc),
+			      mm);
+}
+
+static bool watch_filter(ITRACE_UPROBE_FILTER_ARGS)
+{
+	return trig_filter_of(container_of(uc, struct itrace_slot,
+					   trig.probe[ITRACE_PROBE_WATCH].uc),
 			      mm);
 }
 
@@ -207,6 +222,8 @@ static struct inode *inode_at(unsigned long addr)
 	return inode;
 }
 
+static int watch_handler(ITRACE_UPROBE_HANDLER_ARGS);
+
 /* Setup failed: why, for status ("start: no such function ..."). */
 static bool failed(struct itrace_trigger *t, const char *what,
 		   const char *why)
@@ -219,16 +236,19 @@ static bool failed(struct itrace_trigger *t, const char *what,
 
 /*
  * Put probe @i at @spec, a place in @s's mapping snapshot. @what names
- * it in a failure ("" for func). Returns whether it is registered.
+ * it in a failure ("" for func). Returns whether it is registered, or
+ * else pending (its library not loaded yet: *@pending) or failed.
  */
 static bool probe_at(struct itrace_slot *s, unsigned int i, const char *spec,
-		     const char *what)
+		     const char *what, bool *pending)
 {
 	static const struct uprobe_consumer ucs[ITRACE_NR_PROBES] = {
 		[ITRACE_PROBE_ENTRY] = { .handler = entry_handler,
 					 .filter = entry_filter },
 		[ITRACE_PROBE_STOP] = { .handler = stop_handler,
 					.filter = stop_filter },
+		[ITRACE_PROBE_WATCH] = { .handler = watch_handler,
+					 .filter = watch_filter },
 	};
 	struct itrace_trigger *t = &s->trig;
 	struct itrace_probe *p = &t->probe[i];
@@ -238,7 +258,14 @@ static bool probe_at(struct itrace_slot *s, unsigned int i, const char *spec,
 	char err[40];
 	int ret;
 
-	if (itrace_where_find(&s->map, spec, &w, &why))
+	*pending = false;
+	ret = itrace_where_find(&s->map, spec, &w, &why);
+	if (ret == -ENXIO && i != ITRACE_PROBE_WATCH) {
+		*pending = true;
+		WRITE_ONCE(p->pending, true);
+		return false;
+	}
+	if (ret)
 		return failed(t, what, why);
 	/* where a call enters a function (POWER: past the TOC setup) */
 	if (w.sym) {
@@ -259,21 +286,103 @@ static bool probe_at(struct itrace_slot *s, unsigned int i, const char *spec,
 		return failed(t, what, err);
 	}
 	WRITE_ONCE(p->registered, true);
+	WRITE_ONCE(p->pending, false);
 	snprintf(p->where, sizeof(p->where), "%.*s+0x%llx",
 		 (int)sizeof(s->map.map[w.map].name) - 1,
 		 s->map.map[w.map].name, (unsigned long long)w.off);
 	return true;
 }
 
+/* The place of probe @i (entry or stop), and its name in a failure. */
+static const char *spec_of(const struct itrace_slot *s, unsigned int i)
+{
+	if (i == ITRACE_PROBE_STOP)
+		return s->stop;
+	return s->func[0] ? s->func : s->start;
+}
+
+static const char *what_of(const struct itrace_slot *s, unsigned int i)
+{
+	if (i == ITRACE_PROBE_STOP)
+		return "stop";
+	return s->func[0] ? "" : "start";
+}
+
+/*
+ * Probe @i's place is in a library not loaded yet: watch the dynamic
+ * linker for it (once). False if there is none to watch.
+ */
+static bool watch_linker(struct itrace_slot *s, unsigned int i)
+{
+	struct itrace_trigger *t = &s->trig;
+	bool pending;
+
+	if (READ_ONCE(t->probe[ITRACE_PROBE_WATCH].registered) ||
+	    probe_at(s, ITRACE_PROBE_WATCH, "_dl_debug_state", "", &pending))
+		return true;
+	return failed(t, what_of(s, i),
+		      "no such mapping, nor a dynamic linker to wait for it");
+}
+
+/*
+ * The task's own context (task_work), after the dynamic linker changed
+ * its loaded objects: take its mappings again and put each pending
+ * probe on its place if its library is there now. One that is there
+ * but lacks the place fails the trigger, as at the setup.
+ */
+static void late_work(struct callback_head *cb)
+{
+	struct itrace_trigger *t = container_of(cb, struct itrace_trigger,
+						late_work);
+	struct itrace_slot *s = container_of(t, struct itrace_slot, trig);
+	unsigned int i;
+	bool pending;
+
+	if (!not_ours(s) && READ_ONCE(t->state) != ITRACE_TRIG_FAILED) {
+		itrace_remap_take(s);
+		for (i = 0; i < ITRACE_PROBE_WATCH; i++) {
+			if (!READ_ONCE(t->probe[i].pending) ||
+			    probe_at(s, i, spec_of(s, i), what_of(s, i),
+				     &pending) || pending)
+				continue;
+			unregister_now(t);
+			break;
+		}
+	}
+	itrace_work_done(&t->late_queued);
+}
+
+/*
+ * _dl_debug_state, as the task (its uprobe handler): the loaded objects
+ * changed; if a place waits for its library, look again on the way
+ * back to user mode.
+ */
+static int watch_handler(ITRACE_UPROBE_HANDLER_ARGS)
+{
+	struct itrace_slot *s = container_of(uc, struct itrace_slot,
+					     trig.probe[ITRACE_PROBE_WATCH].uc);
+	struct itrace_trigger *t = &s->trig;
+
+	if (not_ours(s))
+		return drop(s);
+	if (READ_ONCE(t->probe[ITRACE_PROBE_ENTRY].pending) ||
+	    READ_ONCE(t->probe[ITRACE_PROBE_STOP].pending))
+		itrace_work_queue(current, &t->late_work, &t->late_queued,
+				  late_work, TWA_RESUME);
+	return 0;
+}
+
 /*
  * The arming work, as the task, before the slot is ARMED: find the
- * places and put the uprobes on them. Returns whether stepping starts
+ * places and put the uprobes on them (or, for a place in a library not
+ * loaded yet, on the dynamic linker). Returns whether stepping starts
  * now (no trigger, or a stop alone).
  */
 bool itrace_trigger_setup(struct itrace_slot *s)
 {
 	struct itrace_trigger *t = &s->trig;
-	bool entry = s->func[0] || s->start[0];
+	bool entry = s->func[0] || s->start[0], pending;
+	unsigned int i;
 
 	might_sleep();
 	/*
@@ -282,8 +391,10 @@ bool itrace_trigger_setup(struct itrace_slot *s)
 	 */
 	unregister_now(t);
 	flush_work(&t->unreg);
-	t->probe[ITRACE_PROBE_ENTRY].where[0] = '\0';
-	t->probe[ITRACE_PROBE_STOP].where[0] = '\0';
+	for (i = 0; i < ITRACE_NR_PROBES; i++) {
+		t->probe[i].where[0] = '\0';
+		WRITE_ONCE(t->probe[i].pending, false);
+	}
 	t->entries = 0;
 	t->depth = 0;
 	t->skipped = 0;
@@ -295,13 +406,16 @@ bool itrace_trigger_setup(struct itrace_slot *s)
 	}
 	WRITE_ONCE(t->state, ITRACE_TRIG_SETUP);
 	t->mm = current->mm;
-	if (entry && !probe_at(s, ITRACE_PROBE_ENTRY,
-			       s->func[0] ? s->func : s->start,
-			       s->func[0] ? "" : "start"))
-		goto undo;
-	if (s->stop[0] && !probe_at(s, ITRACE_PROBE_STOP, s->stop, "stop"))
-		goto undo;
+	for (i = 0; i < ITRACE_PROBE_WATCH; i++) {
+		if (!spec_of(s, i)[0] ||
+		    probe_at(s, i, spec_of(s, i), what_of(s, i), &pending))
+			continue;
+		if (!pending || !watch_linker(s, i))
+			goto undo;
+	}
 	if (entry && s->stop[0] &&
+	    READ_ONCE(t->probe[ITRACE_PROBE_ENTRY].registered) &&
+	    READ_ONCE(t->probe[ITRACE_PROBE_STOP].registered) &&
 	    t->probe[ITRACE_PROBE_ENTRY].ip == t->probe[ITRACE_PROBE_STOP].ip) {
 		failed(t, "", "start and stop at the same place");
 		goto undo;
@@ -343,19 +457,22 @@ static size_t places(const struct itrace_slot *s, bool where, char *buf,
 		     size_t len)
 {
 	const struct itrace_trigger *t = &s->trig;
-	const char *p[ITRACE_NR_PROBES] = {
+	const char *p[ITRACE_PROBE_WATCH] = {
 		s->func[0] ? s->func : s->start, s->stop
 	};
 	static const char *const start_or_func[2] = { "start", "func" };
 	unsigned int i;
 	size_t w = 0;
 
-	for (i = 0; i < ITRACE_NR_PROBES; i++) {
+	for (i = 0; i < ITRACE_PROBE_WATCH; i++) {
 		if (!p[i][0])
 			continue;
 		w += scnprintf(buf + w, len - w, "%s%s %s", w ? ", " : "",
 			       i ? "stop" : start_or_func[!!s->func[0]], p[i]);
-		if (where && t->probe[i].where[0])
+		if (where && READ_ONCE(t->probe[i].pending))
+			w += scnprintf(buf + w, len - w,
+				       " (its library not loaded yet)");
+		else if (where && t->probe[i].where[0])
 			w += scnprintf(buf + w, len - w, " (%.*s)",
 				       (int)sizeof(t->probe[i].where) - 1,
 				       t->probe[i].where);

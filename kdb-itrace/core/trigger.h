@@ -12,6 +12,11 @@
  *                         registered the uprobes (func, start)
  *   SETUP -> INSIDE       ... (stop alone): traced from now on
  *   SETUP -> FAILED       no such place, or no uprobe
+ * A place in a library not loaded yet ("libm.so.6:fmax") is pending:
+ * the state goes on as if it were there (WAITING for an entry), and a
+ * third uprobe, on the dynamic linker's _dl_debug_state (called at
+ * every change of the loaded objects: dlopen, dlclose), has the task
+ * look for it again, in its own context (trigger.c, late_work).
  *   WAITING -> INSIDE     the entry's uprobe handler (the stepping
  *                         starts from task_work, as after any uprobe)
  *   INSIDE -> WAITING     func: the step trap after the return (or a
@@ -45,10 +50,14 @@ enum itrace_trig_state {
 	ITRACE_TRIG_DONE,	/* `count N` entries done: no more */
 };
 
-/* The trigger's uprobes: its entry (func F or start A) and stop B. */
+/*
+ * The trigger's uprobes: its entry (func F or start A) and stop B, and
+ * while one of them is pending, the dynamic linker's watch.
+ */
 enum {
 	ITRACE_PROBE_ENTRY,
 	ITRACE_PROBE_STOP,
+	ITRACE_PROBE_WATCH,
 	ITRACE_NR_PROBES
 };
 
@@ -62,6 +71,7 @@ struct itrace_trig_frame {
 
 struct itrace_probe {
 	bool registered;		/* until unreg ran */
+	bool pending;			/* its library not loaded yet */
 	unsigned long ip;		/* where it sits in the task */
 	struct uprobe_consumer uc;
 	struct itrace_uprobe up;
@@ -85,6 +95,9 @@ struct itrace_trigger {
 	struct mm_struct *mm;		/* the task's: compared, not used */
 	struct itrace_probe probe[ITRACE_NR_PROBES];
 	struct work_struct unreg;
+	/* a pending place looked for again (trigger.c), as the task */
+	struct callback_head late_work;
+	bool late_queued;
 	char why[64];			/* why the setup failed */
 	struct itrace_cond cond;	/* `if`: nr 0 for none */
 	/* the handler's registers, for the condition (the task's own) */
@@ -96,7 +109,8 @@ struct itrace_trigger {
 static inline bool itrace_trig_registered(const struct itrace_trigger *t)
 {
 	return READ_ONCE(t->probe[ITRACE_PROBE_ENTRY].registered) ||
-	       READ_ONCE(t->probe[ITRACE_PROBE_STOP].registered);
+	       READ_ONCE(t->probe[ITRACE_PROBE_STOP].registered) ||
+	       READ_ONCE(t->probe[ITRACE_PROBE_WATCH].registered);
 }
 
 #endif /* _ITRACE_TRIGGER_H */

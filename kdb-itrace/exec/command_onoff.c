@@ -302,7 +302,10 @@ static noinline_for_stack int check_places(const struct itrace_cmd *cmd,
 		goto out;
 	itrace_maps_of(m, mm);
 	for (i = 0; i < ARRAY_SIZE(opt) && !err; i++) {
-		if (!place[i][0] || !itrace_where_find(m, place[i], &w, &why))
+		int r = place[i][0] ? itrace_where_find(m, place[i], &w, &why) : 0;
+
+		/* -ENXIO: a library not loaded yet, which the trigger waits for */
+		if (!r || r == -ENXIO)
 			continue;
 		outf(ctx, "itrace on: %s %s: %s\n", opt[i], place[i], why);
 		err = -ENOENT;

@@ -52,9 +52,18 @@ static bool map_off(const struct itrace_map *e, u64 off, u64 *addr)
 	return true;
 }
 
-/* Function symbol @name, the program's first (pass 0), then libraries'. */
+/* Is @e the mapping the log names @name (@n bytes)? */
+static bool map_named(const struct itrace_map *e, const char *name, size_t n)
+{
+	return strlen(e->name) == n && !strncmp(e->name, name, n);
+}
+
+/*
+ * Function symbol @name, the program's first (pass 0), then libraries';
+ * only in the mappings named @in (@in_len bytes) if @in.
+ */
 static int find_sym(const struct itrace_symmap *m, const char *name,
-		    struct itrace_where *w)
+		    const char *in, size_t in_len, struct itrace_where *w)
 {
 	int pass;
 	u32 i, j;
@@ -64,7 +73,8 @@ static int find_sym(const struct itrace_symmap *m, const char *name,
 			const struct itrace_map *e = &m->map[i];
 			const struct itrace_symtab *tab = e->syms;
 
-			if (!tab || e->main != !pass)
+			if (!tab || e->main != !pass ||
+			    (in && !map_named(e, in, in_len)))
 				continue;
 			for (j = 0; j < tab->nr; j++) {
 				const struct itrace_sym *sym = &tab->syms[j];
@@ -95,8 +105,7 @@ static int find_map_off(const struct itrace_symmap *m, const char *spec,
 	for (i = 0; i < m->nr; i++) {
 		const struct itrace_map *e = &m->map[i];
 
-		if (strlen(e->name) == plus && !strncmp(e->name, spec, plus) &&
-		    map_off(e, off, &w->addr)) {
+		if (map_named(e, spec, plus) && map_off(e, off, &w->addr)) {
 			w->off = off;
 			w->map = i;
 			w->sym = false;
@@ -106,11 +115,24 @@ static int find_map_off(const struct itrace_symmap *m, const char *spec,
 	return -ENOENT;
 }
 
+/* Does @m map a file the log names @name (@n bytes)? */
+static bool any_named(const struct itrace_symmap *m, const char *name,
+		      size_t n)
+{
+	u32 i;
+
+	for (i = 0; i < m->nr; i++)
+		if (map_named(&m->map[i], name, n))
+			return true;
+	return false;
+}
+
 int itrace_where_find(const struct itrace_symmap *m, const char *spec,
 		      struct itrace_where *w, const char **why)
 {
 	size_t n = strlen(spec), plus = itrace_place_plus(spec);
 	const struct itrace_map *e;
+	const char *colon;
 	u64 addr;
 
 	if (m->nr > ITRACE_MAP_MAX) {
@@ -133,10 +155,25 @@ int itrace_where_find(const struct itrace_symmap *m, const char *spec,
 	if (spec[plus]) {
 		if (!find_map_off(m, spec, plus, w))
 			return 0;
-		*why = "no such mapping, or it does not map that offset";
+		if (!any_named(m, spec, plus)) {
+			*why = "no such mapping (yet)";
+			return -ENXIO;
+		}
+		*why = "that mapping does not map that offset";
 		return -ENOENT;
 	}
-	if (!find_sym(m, spec, w))
+	colon = strchr(spec, ':');
+	if (colon) {
+		if (!find_sym(m, colon + 1, spec, colon - spec, w))
+			return 0;
+		if (!any_named(m, spec, colon - spec)) {
+			*why = "no such mapping (yet)";
+			return -ENXIO;
+		}
+		*why = "no such function in that mapping's file";
+		return -ENOENT;
+	}
+	if (!find_sym(m, spec, NULL, 0, w))
 		return 0;
 	*why = "no such function in the task's files";
 	return -ENOENT;

@@ -76,10 +76,13 @@ struct itrace_where {
 
 /*
  * Find @spec in @m: a function symbol (the program's, else the first
- * library in map order that has it), "mapping+0xOFF" (offset OFF in the
- * file of the mapping the log names so) or "0xADDR" (an address inside
- * a mapping). Returns 0, or -ENOENT with *@why saying what was missing.
- * The caller owns @m (its task's own context): no snapshot race.
+ * library in map order that has it), "mapping:function" (that function
+ * of the file the log names so), "mapping+0xOFF" (offset OFF in that
+ * file) or "0xADDR" (an address inside a mapping). Returns 0, or
+ * -ENOENT with *@why saying what was missing; -ENXIO when what is
+ * missing is the mapping "mapping:" or "mapping+" names (a library not
+ * loaded yet: the trigger waits for it). The caller owns @m (its task's
+ * own context): no snapshot race.
  */
 int itrace_where_find(const struct itrace_symmap *m, const char *spec,
 		      struct itrace_where *w, const char **why);

@@ -216,22 +216,25 @@ fi
 # itrace-dump's `capture`, the part that runs on the traced machine
 ln -f "$pdir/itrace-dump" "$b/itrace-dump"
 progs+=(--prog "$b/itrace-dump")
-# The dynamically linked PIE test program, and what it needs at run
-# time: its loader at the path its PT_INTERP names and every DT_NEEDED
-# library in the guest's library directory, all from the target's libc
-# on this host; copies in $b/lib/ for the host-side checkers
+# The dynamically linked PIE test programs, and what they need at run
+# time: the loader at the path tp_calls' PT_INTERP names and every
+# DT_NEEDED library in the guest's library directory, and libm.so.6,
+# which tp_dlopen loads with dlopen(); all from the target's libc on
+# this host; copies in $b/lib/ for the host-side checkers
 # (tests/vm/sym_check.py).
 rm -rf "$b/lib"
 mkdir -p "$b/lib"
 libs=()
 p=tp_calls
-ln -f "$pdir/$p" "$b/$p"
-progs+=(--prog "$b/$p")
+for d in tp_calls tp_dlopen; do
+	ln -f "$pdir/$d" "$b/$d"
+	progs+=(--prog "$b/$d")
+done
 interp=$(readelf -lW "$b/$p" | sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
 [ -n "$interp" ] || die "$b/$p: no program interpreter"
 libs+=(--lib "$TARGET_LIBS/$(basename "$interp")=$interp")
 cp -L "$TARGET_LIBS/$(basename "$interp")" "$b/lib/"
-for l in $(readelf -dW "$b/$p" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+for l in $(readelf -dW "$b/$p" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p') libm.so.6; do
 	libs+=(--lib "$TARGET_LIBS/$l=$GUEST_LIBDIR/$l")
 	cp -L "$TARGET_LIBS/$l" "$b/lib/"
 done

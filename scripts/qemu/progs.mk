@@ -6,7 +6,7 @@
 # under a lock and links the results into each kernel's build dir.
 #   make -f progs.mk O=DIR TOP=CHECKOUT CC=TARGET-gcc [-k] [TARGETS]
 # Targets: tp (tests/prog's static test programs), tp_calls (the
-# dynamically linked PIE one), tt (the transparency suite and its
+# dynamically linked PIE ones: tp_calls, tp_dlopen), tt (the transparency suite and its
 # fuzzer), dump (itrace-dump's capture half). Default: all four.
 # list-tp prints tp's names.
 
@@ -26,7 +26,7 @@ all: tp tp_calls tt dump
 list-tp:
 	@echo $(TP)
 tp: $(addprefix $(O)/,$(TP))
-tp_calls: $(O)/tp_calls
+tp_calls: $(O)/tp_calls $(O)/tp_dlopen
 tt: $(addprefix $(O)/tt/,$(TT)) $(O)/tt_fuzz
 dump: $(O)/itrace-dump
 
@@ -35,6 +35,9 @@ $(O)/tp_%: $(TOP)/tests/prog/tp_%.c $(MK)
 	$(CC) -static -O1 -fno-inline -g $(INC) -MMD -MP -MF $@.d -o $@ $<
 
 $(O)/tp_calls: $(TOP)/tests/prog/tp_calls.c $(MK)
+	$(CC) -O1 -fno-inline -g -fPIE -pie $(INC) -MMD -MP -MF $@.d -o $@ $<
+
+$(O)/tp_dlopen: $(TOP)/tests/prog/tp_dlopen.c $(MK)
 	$(CC) -O1 -fno-inline -g -fPIE -pie $(INC) -MMD -MP -MF $@.d -o $@ $<
 
 $(O)/tt/%: $(TOP)/tests/transparency/progs/%.c $(MK) | $(O)/tt

@@ -408,7 +408,7 @@ int main(void)
 	}
 	for (i = 0; itrace_help_lines[i]; i++)
 		;
-	CHECK("help has the expected line count", i == 36);
+	CHECK("help has the expected line count", i == 37);
 	test_split();
 	test_on_options();
 	test_if_words();
