@@ -19,6 +19,7 @@
 #include "core/itrace.h"
 #include "lib/calls.h"
 #include "lib/format.h"
+#include "lib/kind.h"
 #include "commands.h"
 
 #define outf(ctx, ...)	itrace_out_printf((ctx)->out, __VA_ARGS__)
@@ -148,6 +149,7 @@ static void tree_line(const struct itrace_rec *r, enum itrace_walk_event ev,
 {
 	struct tree *t = arg;
 	char to[ITRACE_ADDR_MAX], from[ITRACE_ADDR_MAX];
+	char args[ITRACE_VALS_MAX];
 	s32 level = depth - t->base;
 	int indent = 2 * min_t(s32, level, CALLS_INDENT_MAX);
 
@@ -165,8 +167,12 @@ static void tree_line(const struct itrace_rec *r, enum itrace_walk_event ev,
 	}
 	if (ev == ITRACE_WALK_CALL) {
 		name_addr(from, sizeof(from), r, r->from, t->ctx->stopped);
-		outf(t->ctx, "%10llu %5d %*s%s  (from %s)\n", r->seq, level,
-		     indent, "", to, from);
+		args[0] = '\0';
+		if (r->nval && (r->kind == ITRACE_K_CALL ||
+				r->kind == ITRACE_K_ICALL))
+			itrace_format_args(args, sizeof(args), r->nval, r->val);
+		outf(t->ctx, "%10llu %5d %*s%s%s  (from %s)\n", r->seq, level,
+		     indent, "", to, args, from);
 	} else {
 		outf(t->ctx, "%10llu %5d %*s^ %s  (returned to: entered before tracing)\n",
 		     r->seq, level, indent, "", to);

@@ -6,17 +6,17 @@
 #include "kind.h"
 #include "values.h"
 
-/* "  (0x1, 0x2, 0x3)": in @t, which has room for the longest */
-static int call_args(char *buf, size_t len, unsigned int nval,
-		     const u64 *val)
+/* "(0x1, 0x2, 0x3)": in @t first, which has room for the longest */
+int itrace_format_args(char *buf, size_t len, unsigned int nval,
+		       const u64 *val)
 {
-	char t[ITRACE_VALS_MAX];
+	char t[ITRACE_VALS_MAX] = "(";
 	unsigned int i;
-	int w = 0;
+	int w = 1;
 
-	for (i = 0; i < nval; i++)
-		w += snprintf(t + w, sizeof(t) - w, "%s0x%llx",
-			      i ? ", " : "  (", (unsigned long long)val[i]);
+	for (i = 0; i < nval && i < ITRACE_REC_VALS; i++)
+		w += snprintf(t + w, sizeof(t) - w, "%s0x%llx", i ? ", " : "",
+			      (unsigned long long)val[i]);
 	return snprintf(buf, len, "%s)", t);
 }
 
@@ -36,7 +36,11 @@ int itrace_format_vals(char *buf, size_t len, unsigned int kind,
 				(long long)val[ITRACE_VAL_SYSRET]);
 	case ITRACE_K_CALL:
 	case ITRACE_K_ICALL:
-		return call_args(buf, len, nval, val);
+		if (len < 3)
+			return 2 + itrace_format_args(NULL, 0, nval, val);
+		buf[0] = ' ';
+		buf[1] = ' ';
+		return 2 + itrace_format_args(buf + 2, len - 2, nval, val);
 	case ITRACE_K_RET:
 		return snprintf(buf, len, "  = 0x%llx",
 				(unsigned long long)val[0]);

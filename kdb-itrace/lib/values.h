@@ -31,4 +31,8 @@
 int itrace_format_vals(char *buf, size_t len, unsigned int kind,
 		       unsigned int nval, const u64 *val);
 
+/* A call's arguments alone, "(0x1, 0x2)" (`calls`). */
+int itrace_format_args(char *buf, size_t len, unsigned int nval,
+		       const u64 *val);
+
 #endif /* _ITRACE_VALUES_H */
