@@ -43,8 +43,13 @@ excepted() {
 # The follow mode logs nothing (kinds none): the trap path without its
 # records (what `off`, a trigger's wait and kinds none take), which must
 # keep the program's own TF and sigreturns as the logging path does,
-# runs every program too.
-modes="insn|block|insn func tt_body|insn kinds none threads follow follow-exec"
+# runs every program too. Block mode also logs values (args 3: registers
+# read at every call and return; every system call noted at its exit) and
+# keeps a ring of its own (keep 4096), so what those add to the trap path
+# and to signal delivery runs every program too (not freeze: a program
+# killed by a signal would keep its frozen slot, which the check below
+# counts as left behind).
+modes="insn|block args 3 keep 4096|insn func tt_body|insn kinds none threads follow follow-exec"
 
 # run PROG OUT: the program's output and end, in OUT (ARGS its arguments)
 run() {
