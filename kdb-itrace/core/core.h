@@ -106,8 +106,9 @@ static inline bool itrace_trigger_left(struct itrace_slot *s,
 void itrace_values_init(void);
 void itrace_values_exit(void);
 void itrace_values_setup(struct itrace_slot *s);
+void itrace_values_entry(struct itrace_slot *s, struct pt_regs *regs);
 unsigned int itrace_values_take(struct itrace_slot *s, unsigned int kind,
-				unsigned long to, u64 *v);
+				unsigned long from, unsigned long to, u64 *v);
 
 /* keep.c: the flight recorder */
 void itrace_keep_setup(struct itrace_slot *s);

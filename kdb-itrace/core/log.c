@@ -121,7 +121,7 @@ void itrace_emit_rec(struct itrace_slot *s, unsigned int kind,
 	r->kind = kind;
 	r->nval = 0;
 	if (unlikely(s->val_kinds & (1u << kind)))
-		r->nval = itrace_values_take(s, kind, to, r->val);
+		r->nval = itrace_values_take(s, kind, from, to, r->val);
 	r->slot = s->idx;
 	r->gen = s->gen;
 	itrace_ring_commit(r, seq);

@@ -86,6 +86,9 @@ struct itrace_slot {
 	/* values in records (values.c) */
 	u8 args;			/* `args N`, 0: none */
 	u16 val_kinds;			/* kinds whose records get values */
+	/* a trigger's entry: its arguments, for the record that starts it */
+	u8 entry_nval;
+	u64 entry_val[ITRACE_REC_VALS];
 	/* system calls that returned, their records not made yet */
 	struct itrace_sysret sysret[ITRACE_SYSRETS];
 	u32 sysret_head, sysret_tail;

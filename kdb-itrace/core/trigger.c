@@ -36,6 +36,8 @@
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
 #include "core.h"
 #include "wrap_mm.h"
 
@@ -159,6 +161,7 @@ static int entry_handler(ITRACE_UPROBE_HANDLER_ARGS)
 		nest(t, regs);
 	}
 	t->entries++;
+	itrace_values_entry(s, regs);
 	/* each invocation a stack of its own, as `calls` makes it a tree */
 	itrace_stack_begin(s);
 	WRITE_ONCE(t->state, ITRACE_TRIG_INSIDE);
@@ -324,51 +327,132 @@ static bool watch_linker(struct itrace_slot *s, unsigned int i)
 		      "no such mapping, nor a dynamic linker to wait for it");
 }
 
+/* Is a place of @t still waiting for its library? */
+static bool any_pending(const struct itrace_trigger *t)
+{
+	return READ_ONCE(t->probe[ITRACE_PROBE_ENTRY].pending) ||
+	       READ_ONCE(t->probe[ITRACE_PROBE_STOP].pending);
+}
+
+/* Own context: take one probe of @t out (the others stay). */
+static void unregister_one(struct itrace_trigger *t, unsigned int i)
+{
+	struct itrace_probe *p = &t->probe[i];
+
+	if (!xchg(&p->registered, false))
+		return;
+	itrace_uprobe_unregister(&p->up, &p->uc);
+	iput(p->up.inode);
+}
+
+/*
+ * Own context: put each pending probe of @s on its place if its library
+ * is there now (@s's mappings just taken). False if one failed: its
+ * library is there without the place, or it is where the other is.
+ */
+static bool late_places(struct itrace_slot *s)
+{
+	struct itrace_trigger *t = &s->trig;
+	unsigned int i;
+	bool pending;
+
+	for (i = 0; i < ITRACE_PROBE_WATCH; i++) {
+		if (!READ_ONCE(t->probe[i].pending))
+			continue;
+		if (!probe_at(s, i, spec_of(s, i), what_of(s, i), &pending) &&
+		    !pending)
+			return false;
+	}
+	if (READ_ONCE(t->probe[ITRACE_PROBE_ENTRY].registered) &&
+	    READ_ONCE(t->probe[ITRACE_PROBE_STOP].registered) &&
+	    t->probe[ITRACE_PROBE_ENTRY].ip == t->probe[ITRACE_PROBE_STOP].ip)
+		return failed(t, "", "start and stop at the same place");
+	return true;
+}
+
 /*
  * The task's own context (task_work), after the dynamic linker changed
  * its loaded objects: take its mappings again and put each pending
  * probe on its place if its library is there now. One that is there
- * but lacks the place fails the trigger, as at the setup.
+ * but lacks the place fails the trigger, as at the setup. With nothing
+ * left pending the linker's probe goes: its hits would cost traps, and
+ * the stepped thread would see its return as uprobes' (async). An `off`
+ * while this slept (debugfs) takes out what it registered.
  */
 static void late_work(struct callback_head *cb)
 {
 	struct itrace_trigger *t = container_of(cb, struct itrace_trigger,
 						late_work);
 	struct itrace_slot *s = container_of(t, struct itrace_slot, trig);
-	unsigned int i;
-	bool pending;
 
-	if (!not_ours(s) && READ_ONCE(t->state) != ITRACE_TRIG_FAILED) {
+	if (!not_ours(s) && !(current->flags & PF_EXITING) &&
+	    READ_ONCE(t->state) != ITRACE_TRIG_FAILED && any_pending(t)) {
 		itrace_remap_take(s);
-		for (i = 0; i < ITRACE_PROBE_WATCH; i++) {
-			if (!READ_ONCE(t->probe[i].pending) ||
-			    probe_at(s, i, spec_of(s, i), what_of(s, i),
-				     &pending) || pending)
-				continue;
+		if (!late_places(s))
 			unregister_now(t);
-			break;
-		}
+		else if (!any_pending(t))
+			unregister_one(t, ITRACE_PROBE_WATCH);
+		if (not_ours(s))
+			unregister_now(t);
 	}
 	itrace_work_done(&t->late_queued);
 }
 
 /*
- * _dl_debug_state, as the task (its uprobe handler): the loaded objects
- * changed; if a place waits for its library, look again on the way
- * back to user mode.
+ * @s's task if it is a thread of current's process, referenced (put it
+ * when done), else NULL: a task on the thread list is not freed before
+ * an RCU grace period, and the reference holds it after.
+ */
+static struct task_struct *thread_of_current(const struct itrace_slot *s)
+{
+	struct task_struct *p = READ_ONCE(s->task), *t, *found = NULL;
+
+	rcu_read_lock();
+	for_each_thread(current, t) {
+		if (t == p) {
+			get_task_struct(t);
+			found = t;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * _dl_debug_state (its uprobe handler, as the thread that hit it): the
+ * loaded objects changed; if a place waits for its library, the traced
+ * thread looks again on its way back to user mode. Another thread of
+ * its process may be the one that loads the library (its mm is the
+ * same): the traced thread's task_work then, at its next return to user
+ * mode, as from kdb.
  */
 static int watch_handler(ITRACE_UPROBE_HANDLER_ARGS)
 {
 	struct itrace_slot *s = container_of(uc, struct itrace_slot,
 					     trig.probe[ITRACE_PROBE_WATCH].uc);
 	struct itrace_trigger *t = &s->trig;
+	struct task_struct *p;
 
-	if (not_ours(s))
+	if (READ_ONCE(s->task) == current) {
+		if (not_ours(s))
+			return drop(s);
+		if (any_pending(t))
+			itrace_work_queue(current, &t->late_work,
+					  &t->late_queued, late_work,
+					  TWA_RESUME);
+		return 0;
+	}
+	if (!current->mm || !trig_filter_of(s, current->mm))
 		return drop(s);
-	if (READ_ONCE(t->probe[ITRACE_PROBE_ENTRY].pending) ||
-	    READ_ONCE(t->probe[ITRACE_PROBE_STOP].pending))
-		itrace_work_queue(current, &t->late_work, &t->late_queued,
-				  late_work, TWA_RESUME);
+	if (!any_pending(t) || itrace_state(&s->state) != ITRACE_ARMED)
+		return 0;
+	p = thread_of_current(s);
+	if (p) {
+		itrace_work_queue(p, &t->late_work, &t->late_queued, late_work,
+				  TWA_NONE);
+		put_task_struct(p);
+	}
 	return 0;
 }
 

@@ -161,8 +161,11 @@ static void tree_line(const struct itrace_rec *r, enum itrace_walk_event ev,
 	if (ev == ITRACE_WALK_ENTRY) {
 		/* a frame of depth 0, entered before its record */
 		name_addr(to, sizeof(to), r, r->from, t->ctx->stopped);
-		outf(t->ctx, "%10llu %5d %*s%s  (a trigger's entry)\n", r->seq,
-		     level, indent, "", to);
+		args[0] = '\0';
+		if (r->nval)
+			itrace_format_args(args, sizeof(args), r->nval, r->val);
+		outf(t->ctx, "%10llu %5d %*s%s%s  (a trigger's entry)\n",
+		     r->seq, level, indent, "", to, args);
 		return;
 	}
 	if (ev == ITRACE_WALK_CALL) {

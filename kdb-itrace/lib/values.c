@@ -36,6 +36,7 @@ int itrace_format_vals(char *buf, size_t len, unsigned int kind,
 				(long long)val[ITRACE_VAL_SYSRET]);
 	case ITRACE_K_CALL:
 	case ITRACE_K_ICALL:
+	case ITRACE_K_ASYNC:
 		if (len < 3)
 			return 2 + itrace_format_args(NULL, 0, nval, val);
 		buf[0] = ' ';

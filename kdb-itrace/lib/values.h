@@ -8,6 +8,8 @@
  *   call, icall  val[0..nval) the callee's first arguments, ABI order
  *                (`on ... args N`)
  *   ret          val[0] the value returned (the ABI's return register)
+ *   async        a trigger's entry (`func F args N`): F's first
+ *                arguments, as a call's
  * Pure C, shared with host tests and itrace-dump.
  */
 #ifndef _ITRACE_VALUES_H
