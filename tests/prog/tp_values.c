@@ -28,31 +28,6 @@
 #define CALLS	3
 #define SLEEP_NS	20000000L
 
-/*
- * A raw system call whose result is the kernel's return value, -errno on
- * failure, as the records hold it: POWER's sc returns a failure's errno
- * positive, with CR0.SO set.
- */
-#if defined(__powerpc64__)
-static inline __attribute__((always_inline)) long sys3(long nr, long a,
-						       long b, long c)
-{
-	register long r0 asm("r0") = nr;
-	register long r3 asm("r3") = a;
-	register long r4 asm("r4") = b;
-	register long r5 asm("r5") = c;
-
-	asm volatile("sc\n\tbns+ 1f\n\tneg 3,3\n1:"
-		     : "+r"(r0), "+r"(r3), "+r"(r4), "+r"(r5)
-		     :
-		     : "r6", "r7", "r8", "r9", "r10", "r11", "r12", "cr0",
-		       "ctr", "memory");
-	return r3;
-}
-#else
-#define sys3 raw_syscall3
-#endif
-
 /* a + b * c, called, never folded into main */
 __attribute__((noinline, noclone)) long vf(long a, long b, long c)
 {
@@ -97,9 +72,9 @@ int main(int argc, char **argv)
 		r[i] = vf(a[i], b[i], c[i]);
 		raw_syscall3(SYS_nanosleep, (long)&nap, 0, 0);
 	}
-	ppid = sys3(SYS_getppid, 0, 0, 0);
-	bad = sys3(SYS_close, -1, 0, 0);
-	wrote = sys3(SYS_write, 1, (long)line, sizeof(line) - 1);
+	ppid = raw_syscall3_kret(SYS_getppid, 0, 0, 0);
+	bad = raw_syscall3_kret(SYS_close, -1, 0, 0);
+	wrote = raw_syscall3_kret(SYS_write, 1, (long)line, sizeof(line) - 1);
 	clock_gettime(CLOCK_MONOTONIC, &t[CALLS]);
 	raw_syscall3(SYS_write, 1, (long)done, sizeof(done) - 1);
 	raw_syscall3(SYS_read, fifo, (long)&ch, 1);

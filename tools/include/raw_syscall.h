@@ -12,7 +12,14 @@
 
 #include <sys/syscall.h>
 
+/*
+ * raw_syscall3 returns what the instruction leaves in the return
+ * register: on POWER a failure's errno positive, with CR0.SO set.
+ * raw_syscall3_kret returns the kernel's own return value, -errno on a
+ * failure, on every arch (as kdb-itrace's system-call records hold it).
+ */
 #if defined(__x86_64__)
+#define raw_syscall3_kret raw_syscall3
 static inline __attribute__((always_inline)) long raw_syscall3(long nr,
 							       long a, long b,
 							       long c)
@@ -36,6 +43,24 @@ static inline __attribute__((always_inline)) long raw_syscall3(long nr,
 	register long r5 asm("r5") = c;
 
 	asm volatile("sc"
+		     : "+r"(r0), "+r"(r3), "+r"(r4), "+r"(r5)
+		     :
+		     : "r6", "r7", "r8", "r9", "r10", "r11", "r12", "cr0",
+		       "ctr", "memory");
+	return r3;
+}
+
+static inline __attribute__((always_inline)) long raw_syscall3_kret(long nr,
+								    long a,
+								    long b,
+								    long c)
+{
+	register long r0 asm("r0") = nr;
+	register long r3 asm("r3") = a;
+	register long r4 asm("r4") = b;
+	register long r5 asm("r5") = c;
+
+	asm volatile("sc\n\tbns+ 1f\n\tneg 3,3\n1:"
 		     : "+r"(r0), "+r"(r3), "+r"(r4), "+r"(r5)
 		     :
 		     : "r6", "r7", "r8", "r9", "r10", "r11", "r12", "cr0",
