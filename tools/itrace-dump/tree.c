@@ -23,7 +23,7 @@
 /* a frame of the walk (calls.c's, copied) and what the views keep of it */
 struct frame {
 	uint64_t site, entry, seq;
-	uint64_t ns;		/* the call's time (version 2) */
+	uint64_t t;		/* the call's time (rec_time()) */
 	uint64_t val[REC_VALS];	/* its arguments, nval of them */
 	uint8_t nval;
 	size_t nrec;		/* the thread's records before the call */
@@ -48,6 +48,8 @@ struct walk {
 	size_t nr;
 	long depth, base;
 	size_t nrec;		/* records of the thread so far */
+	uint64_t t;		/* the record's time, rec_time() */
+	bool have_t;
 	/* calls */
 	bool pending;		/* the top frame's line is not written yet */
 	long shown_from;	/* -F: depth of the shown call, or -1 */
@@ -86,7 +88,7 @@ static void walk_call(struct walk *w, const struct rec *r, const struct view *v,
 	f->site = r->from;
 	f->entry = r->to;
 	f->seq = r->seq;
-	f->ns = r->ns;
+	f->t = w->t;
 	f->nval = r->nval;
 	memcpy(f->val, r->val, sizeof(f->val));
 	f->nrec = w->nrec;
@@ -110,6 +112,23 @@ static void walk_ret(struct walk *w, const struct rec *r, const struct view *v,
 	}
 }
 
+/*
+ * The time of the thread's record @r for the views, in ns: its own
+ * (version 2) or its seq's, one record one microsecond (version 1),
+ * and never at or before the thread's previous one: a coarse clock
+ * gives many records one reading, and a thread that moved between CPUs
+ * may read one a little behind; slices then still nest, 1 ns apart.
+ */
+static void rec_time(struct walk *w, const struct rec *r)
+{
+	uint64_t t = w->c->version > 1 ? r->ns : r->seq * 1000;
+
+	if (w->have_t && t <= w->t)
+		t = w->t + 1;
+	w->t = t;
+	w->have_t = true;
+}
+
 /* Walk the records of @pid (indices @idx[0..n)) through view @v. */
 static void walk_thread(struct walk *w, const size_t *idx, size_t n,
 			const struct view *v)
@@ -123,6 +142,7 @@ static void walk_thread(struct walk *w, const size_t *idx, size_t n,
 	for (i = 0; i < n; i++) {
 		r = &w->c->recs[idx[i]];
 		w->take = capture_rec_take(w->c, r);
+		rec_time(w, r);
 		if (v->rec)
 			v->rec(w, r);
 		ir.seq = r->seq;
@@ -572,10 +592,10 @@ static bool ev_written;
 static bool real_time;
 static uint64_t base_ns;
 
-/* a record's point in time, in ns from the trace's start */
-static uint64_t t_of(uint64_t seq, uint64_t ns)
+/* a time of rec_time(), in ns from the trace's start */
+static uint64_t t_of(uint64_t t)
 {
-	return real_time ? ns - base_ns : seq * 1000;
+	return real_time && t >= base_ns ? t - base_ns : t;
 }
 
 /* @t ns as microseconds, "12.345" */
@@ -652,7 +672,7 @@ static void slice(struct walk *w, const struct frame *f, uint64_t end,
 		  const struct rec *r)
 {
 	const struct sym *site = sym_lookup(w->c, w->take, f->site);
-	uint64_t start = t_of(f->seq, f->ns);
+	uint64_t start = t_of(f->t);
 
 	ev_begin(w, f->name, "call", "X", start);
 	ob_str(w->b, ",\"dur\":");
@@ -681,7 +701,7 @@ static void chrome_rec(struct walk *w, const struct rec *r)
 		return;
 	s = sym_lookup(w->c, w->take, r->from);
 	ev_begin(w, itrace_kind_name(r->kind), "instant", "i",
-		 t_of(r->seq, r->ns));
+		 t_of(w->t));
 	ob_str(w->b, ",\"s\":\"t\",\"args\":{\"seq\":");
 	ob_u64(w->b, r->seq, 0);
 	ob_str(w->b, ",\"at\":");
@@ -702,14 +722,15 @@ static void chrome_rec(struct walk *w, const struct rec *r)
 
 static void chrome_ret(struct walk *w, const struct rec *r, struct frame *f)
 {
-	slice(w, f, t_of(r->seq, r->ns), r);
+	slice(w, f, t_of(w->t), r);
 }
 
 /* frames still open at the thread's last record end just after it */
 static void chrome_end(struct walk *w, const struct rec *last)
 {
+	(void)last;
 	while (w->nr)
-		slice(w, &w->f[--w->nr], t_of(last->seq, last->ns) + 1, NULL);
+		slice(w, &w->f[--w->nr], t_of(w->t) + 1, NULL);
 }
 
 int out_chrome(struct capture *c, const struct out_opts *o, FILE *f)
