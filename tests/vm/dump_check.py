@@ -351,12 +351,15 @@ def check_chrome(tool, fs, cap, names, ncalls):
                 ('process_name', tgid, tgid) not in meta:
             fail('chrome: no thread or process name for %d' % pid)
         st = []
+        # in whole ns: ts and dur are microseconds with three decimals,
+        # and a parent and a child often end at the same record
         for e in sorted((e for e in slices if e['tid'] == pid),
                         key=lambda e: (e['ts'], -e['dur'])):
-            end = e['ts'] + e['dur']
-            while st and st[-1] <= e['ts']:
+            ts, dur = round(e['ts'] * 1000), round(e['dur'] * 1000)
+            end = ts + dur
+            while st and st[-1] <= ts:
                 st.pop()
-            if e['dur'] <= 0 or (st and end > st[-1]):
+            if dur <= 0 or (st and end > st[-1]):
                 bad += 1
                 if bad <= 3:
                     fail('chrome: slice %s overlaps its parent' % e)
