@@ -2,15 +2,17 @@
 # kdb-itrace top-level wrapper. The module itself is built by Kbuild.
 #
 #   make                 module for the project's own test kernel, and
-#                        tools/itrace-dump (needs libdw-dev)
-#   make tools           tools/itrace-dump alone
+#                        tools/itrace-dump (needs libdw-dev) and
+#                        tools/itrace (the shell's itrace command)
+#   make tools           the two tools alone
 #   make KDIR=/path      module for your kernel's build dir
 #                        (pass ARCH=/CROSS_COMPILE= as for that kernel)
 #   make install         build and install for the running kernel (or
 #                        KDIR=...): modules_install into
 #                        /lib/modules/<release>/updates, then depmod
 #                        (INSTALL_MOD_PATH=DIR: under DIR instead); and
-#                        itrace-dump into $(DESTDIR)$(PREFIX)/bin
+#                        itrace-dump into $(DESTDIR)$(PREFIX)/bin and
+#                        itrace into $(DESTDIR)$(PREFIX)/sbin
 #                        (PREFIX=/usr/local)
 #   make dkms-install    sources to /usr/src/kdb-itrace-<version>, then
 #                        dkms add, build and install for the running
@@ -79,6 +81,7 @@ all: module tools
 
 tools:
 	@$(MAKE) -C tools/itrace-dump
+	@$(MAKE) -C tools/itrace
 
 module:
 	@kdir=$(KDIR_CMD) && $(MAKE) -C "$$kdir" M=$(CURDIR) $(KARGS) \
@@ -90,6 +93,7 @@ install:
 	depmod -a $(if $(INSTALL_MOD_PATH),-b "$(INSTALL_MOD_PATH)") \
 		"$$(cat "$(INSTALL_KDIR)/include/config/kernel.release")"
 	$(MAKE) -C tools/itrace-dump install
+	$(MAKE) -C tools/itrace install
 
 dkms-install:
 	rm -rf "$(DKMS_SRC)"
@@ -142,3 +146,4 @@ clean:
 	if [ -n "$$kdir" ]; then $(MAKE) -C "$$kdir" M=$(CURDIR) clean; fi
 	rm -rf tests/host/build build
 	$(MAKE) -C tools/itrace-dump clean
+	$(MAKE) -C tools/itrace clean

@@ -216,6 +216,9 @@ fi
 # itrace-dump's `capture`, the part that runs on the traced machine
 ln -f "$pdir/itrace-dump" "$b/itrace-dump"
 progs+=(--prog "$b/itrace-dump")
+# the shell's itrace command (tools/itrace)
+ln -f "$pdir/itrace" "$b/itrace"
+progs+=(--prog "$b/itrace")
 # The dynamically linked PIE test programs, and what they need at run
 # time: the loader at the path tp_calls' PT_INTERP names and every
 # DT_NEEDED library in the guest's library directory, and libm.so.6,

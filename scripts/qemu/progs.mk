@@ -28,7 +28,7 @@ list-tp:
 tp: $(addprefix $(O)/,$(TP))
 tp_calls: $(O)/tp_calls $(O)/tp_dlopen
 tt: $(addprefix $(O)/tt/,$(TT)) $(O)/tt_fuzz
-dump: $(O)/itrace-dump
+dump: $(O)/itrace-dump $(O)/itrace
 
 # -fno-inline: the VM tests find their functions' calls in the log
 $(O)/tp_%: $(TOP)/tests/prog/tp_%.c $(MK)
@@ -52,6 +52,10 @@ $(O)/itrace-dump: $(TOP)/tools/itrace-dump/main.c $(TOP)/tools/itrace-dump/drain
 		$(wildcard $(TOP)/tools/itrace-dump/*.h) $(MK)
 	$(CC) -static -O2 -D_GNU_SOURCE -DITRACE_DUMP_CAPTURE_ONLY \
 		-o $@ $(filter %.c,$^)
+
+# the shell's itrace command (tools/itrace), static
+$(O)/itrace: $(TOP)/tools/itrace/itrace.c $(MK)
+	$(CC) -static -O2 -Wall -Wextra -Werror -o $@ $<
 
 $(O)/tt:
 	mkdir -p $@

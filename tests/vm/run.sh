@@ -576,6 +576,8 @@ values_test() {
 		"$b/tp_values" "$b/logs/values/capture" "$b/logs/values/out" | tag
 }
 values_test
+# the shell's itrace command (tools/itrace): the same on every kernel
+want_61 shell && vmtest shell
 # a kernel oops in a traced task's system call, read at kdb's prompt
 # (panic=0: kgdb stops at an oops only without a panic timeout)
 want_61 oops && vmtest oops --append panic=0 "$b/tp_crash"
