@@ -74,6 +74,18 @@ long itrace_arch_syscall_nr(struct pt_regs *regs)
 	return syscall_get_nr(current, regs);
 }
 
+/*
+ * sc returns a failure as a positive errno with CR0.SO set (scv as
+ * -errno). Up to 6.1 the tracepoint gets the kernel's value before
+ * that conversion; with the generic entry (7.3 here) after it.
+ */
+long itrace_arch_syscall_ret(struct pt_regs *regs, long ret)
+{
+	if (ret > 0 && !trap_is_scv(regs) && (regs->ccr & 0x10000000))
+		return -ret;
+	return ret;
+}
+
 unsigned long itrace_arch_return_address(struct pt_regs *regs)
 {
 	return regs->link;

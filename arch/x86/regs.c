@@ -74,6 +74,11 @@ long itrace_arch_syscall_nr(struct pt_regs *regs)
 	return syscall_get_nr(current, regs);
 }
 
+long itrace_arch_syscall_ret(struct pt_regs *regs, long ret)
+{
+	return ret;
+}
+
 /* At a function's entry the return address is the word at rsp. */
 unsigned long itrace_arch_return_address(struct pt_regs *regs)
 {

@@ -174,8 +174,14 @@ unsigned int itrace_arch_call_args(const struct pt_regs *regs,
 				   unsigned int n, u64 *v);
 unsigned int itrace_arch_return_value(const struct pt_regs *regs, u64 *v);
 
-/* At current's system-call exit, @regs its registers: the call's number. */
+/*
+ * At current's system-call exit (the sys_exit tracepoint), @regs its
+ * registers: the call's number, and the kernel's return value, -errno on
+ * failure, from the tracepoint's @ret (which some kernels give in the
+ * ABI's form: POWER's generic entry, 7.3 here, a positive errno).
+ */
 long itrace_arch_syscall_nr(struct pt_regs *regs);
+long itrace_arch_syscall_ret(struct pt_regs *regs, long ret);
 
 /*
  * Any context, reads only: the user registers saved in @regs (a task's

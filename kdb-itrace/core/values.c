@@ -63,7 +63,7 @@ static void probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	n = &s->sysret[s->sysret_head % ITRACE_SYSRETS];
 	n->ip = instruction_pointer(regs);
 	n->nr = itrace_arch_syscall_nr(regs);
-	n->ret = ret;
+	n->ret = itrace_arch_syscall_ret(regs, ret);
 	s->sysret_head++;
 }
 

@@ -8,26 +8,49 @@
  * M times through dlsym(), says "calls done", blocks in a third raw
  * read (the test reads the log there), and prints the results.
  *
- * usage: tp_dlopen FIFO M    exit status 0 if every result was right
+ * With a third argument "thread", a second thread does the dlopen()
+ * and the dlsym() (the main thread, the traced one, waits for it in
+ * pthread_join()), and the main thread makes the calls.
+ *
+ * usage: tp_dlopen FIFO M [thread]    exit status 0 if every result was
+ *                                     right
  */
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "raw_syscall.h"
+
+typedef double (*fmax_fn)(double, double);
+
+/* libm's fmax, loaded now; NULL after a message if not */
+static void *load(void *unused)
+{
+	void *lib = dlopen("libm.so.6", RTLD_NOW);
+	fmax_fn f = lib ? (fmax_fn)dlsym(lib, "fmax") : NULL;
+
+	(void)unused;
+	if (!f)
+		fprintf(stderr, "tp_dlopen: %s\n", dlerror());
+	return (void *)f;
+}
 
 int main(int argc, char **argv)
 {
 	static const char done[] = "tp_dlopen: calls done\n";
 	static const char armed[] = "tp_dlopen: armed\n";
-	double (*fmax_of)(double, double);
-	int fifo, m, i, right = 0;
-	void *lib;
+	int fifo, m, i, right = 0, thread;
+	fmax_fn fmax_of;
+	pthread_t t;
+	void *got;
 	char c;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: tp_dlopen FIFO M\n");
+	thread = argc == 4 && !strcmp(argv[3], "thread");
+	if (argc != 3 && !thread) {
+		fprintf(stderr, "usage: tp_dlopen FIFO M [thread]\n");
 		return 2;
 	}
 	fifo = open(argv[1], O_RDWR);
@@ -41,12 +64,13 @@ int main(int argc, char **argv)
 	raw_syscall3(SYS_read, fifo, (long)&c, 1);
 	raw_syscall3(SYS_write, 1, (long)armed, sizeof(armed) - 1);
 	raw_syscall3(SYS_read, fifo, (long)&c, 1);
-	lib = dlopen("libm.so.6", RTLD_NOW);
-	fmax_of = lib ? (double (*)(double, double))dlsym(lib, "fmax") : NULL;
-	if (!fmax_of) {
-		fprintf(stderr, "tp_dlopen: %s\n", dlerror());
+	if (!thread)
+		got = load(NULL);
+	else if (pthread_create(&t, NULL, load, NULL) || pthread_join(t, &got))
+		got = NULL;
+	fmax_of = (fmax_fn)got;
+	if (!fmax_of)
 		return 2;
-	}
 	for (i = 0; i < m; i++)
 		right += fmax_of(i, 1.5) == (i > 1.5 ? i : 1.5);
 	raw_syscall3(SYS_write, 1, (long)done, sizeof(done) - 1);
