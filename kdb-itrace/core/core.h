@@ -114,7 +114,7 @@ unsigned int itrace_values_take(struct itrace_slot *s, unsigned int kind,
 void itrace_keep_setup(struct itrace_slot *s);
 void itrace_keep_exit(void);
 void itrace_keep_push(struct itrace_slot *s, const struct itrace_rec *r,
-		      u64 seq, unsigned int cpu);
+		      unsigned int cpu);
 bool itrace_keep_get(struct itrace_slot *s, struct itrace_ring *copy);
 void itrace_keep_put(struct itrace_slot *s);
 void itrace_keep_signal(struct itrace_slot *s, int sig,

@@ -116,25 +116,10 @@ void itrace_keep_exit(void)
  * own ring (it has one), with its CPU where a record has its gen.
  */
 void itrace_keep_push(struct itrace_slot *s, const struct itrace_rec *r,
-		      u64 seq, unsigned int cpu)
+		      unsigned int cpu)
 {
-	struct itrace_rec *k;
-	unsigned int i;
-
-	if (s->frozen)
-		return;
-	k = itrace_ring_begin(&s->kept);
-	k->from = r->from;
-	k->to = r->to;
-	k->ns = r->ns;
-	for (i = 0; i < r->nval; i++)
-		k->val[i] = r->val[i];
-	k->pid = r->pid;
-	k->kind = r->kind;
-	k->nval = r->nval;
-	k->slot = r->slot;
-	k->gen = cpu;
-	itrace_ring_commit(k, seq);
+	if (!s->frozen)
+		itrace_ring_push_as(&s->kept, r, cpu);
 }
 
 /*

@@ -127,7 +127,7 @@ void itrace_emit_rec(struct itrace_slot *s, unsigned int kind,
 	itrace_ring_commit(r, seq);
 	s->records++;
 	if (unlikely(s->keep) && s->kept.recs)
-		itrace_keep_push(s, r, seq, cpu);
+		itrace_keep_push(s, r, cpu);
 }
 
 /*

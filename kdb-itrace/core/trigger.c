@@ -187,20 +187,25 @@ static int stop_handler(ITRACE_UPROBE_HANDLER_ARGS)
 
 /*
  * The unregister work and the arming work (or unload) may both get
- * here: each probe is taken by one of them (xchg), which unregisters it.
+ * here: each probe is taken by one of them (xchg), which unregisters it;
+ * late_work takes the linker's alone once nothing waits for it.
  */
+static void unregister_one(struct itrace_trigger *t, unsigned int i)
+{
+	struct itrace_probe *p = &t->probe[i];
+
+	if (!xchg(&p->registered, false))
+		return;
+	itrace_uprobe_unregister(&p->up, &p->uc);
+	iput(p->up.inode);
+}
+
 static void unregister_now(struct itrace_trigger *t)
 {
 	unsigned int i;
 
-	for (i = 0; i < ITRACE_NR_PROBES; i++) {
-		struct itrace_probe *p = &t->probe[i];
-
-		if (!xchg(&p->registered, false))
-			continue;
-		itrace_uprobe_unregister(&p->up, &p->uc);
-		iput(p->up.inode);
-	}
+	for (i = 0; i < ITRACE_NR_PROBES; i++)
+		unregister_one(t, i);
 }
 
 static void unreg_work(struct work_struct *w)
@@ -296,6 +301,15 @@ static bool probe_at(struct itrace_slot *s, unsigned int i, const char *spec,
 	return true;
 }
 
+/* Are the entry and the stop both set, at one place? */
+static bool same_place(const struct itrace_trigger *t)
+{
+	return READ_ONCE(t->probe[ITRACE_PROBE_ENTRY].registered) &&
+	       READ_ONCE(t->probe[ITRACE_PROBE_STOP].registered) &&
+	       t->probe[ITRACE_PROBE_ENTRY].ip ==
+	       t->probe[ITRACE_PROBE_STOP].ip;
+}
+
 /* The place of probe @i (entry or stop), and its name in a failure. */
 static const char *spec_of(const struct itrace_slot *s, unsigned int i)
 {
@@ -334,17 +348,6 @@ static bool any_pending(const struct itrace_trigger *t)
 	       READ_ONCE(t->probe[ITRACE_PROBE_STOP].pending);
 }
 
-/* Own context: take one probe of @t out (the others stay). */
-static void unregister_one(struct itrace_trigger *t, unsigned int i)
-{
-	struct itrace_probe *p = &t->probe[i];
-
-	if (!xchg(&p->registered, false))
-		return;
-	itrace_uprobe_unregister(&p->up, &p->uc);
-	iput(p->up.inode);
-}
-
 /*
  * Own context: put each pending probe of @s on its place if its library
  * is there now (@s's mappings just taken). False if one failed: its
@@ -363,9 +366,7 @@ static bool late_places(struct itrace_slot *s)
 		    !pending)
 			return false;
 	}
-	if (READ_ONCE(t->probe[ITRACE_PROBE_ENTRY].registered) &&
-	    READ_ONCE(t->probe[ITRACE_PROBE_STOP].registered) &&
-	    t->probe[ITRACE_PROBE_ENTRY].ip == t->probe[ITRACE_PROBE_STOP].ip)
+	if (same_place(t))
 		return failed(t, "", "start and stop at the same place");
 	return true;
 }
@@ -497,10 +498,7 @@ bool itrace_trigger_setup(struct itrace_slot *s)
 		if (!pending || !watch_linker(s, i))
 			goto undo;
 	}
-	if (entry && s->stop[0] &&
-	    READ_ONCE(t->probe[ITRACE_PROBE_ENTRY].registered) &&
-	    READ_ONCE(t->probe[ITRACE_PROBE_STOP].registered) &&
-	    t->probe[ITRACE_PROBE_ENTRY].ip == t->probe[ITRACE_PROBE_STOP].ip) {
+	if (same_place(t)) {
 		failed(t, "", "start and stop at the same place");
 		goto undo;
 	}
@@ -541,18 +539,16 @@ static size_t places(const struct itrace_slot *s, bool where, char *buf,
 		     size_t len)
 {
 	const struct itrace_trigger *t = &s->trig;
-	const char *p[ITRACE_PROBE_WATCH] = {
-		s->func[0] ? s->func : s->start, s->stop
-	};
 	static const char *const start_or_func[2] = { "start", "func" };
 	unsigned int i;
 	size_t w = 0;
 
 	for (i = 0; i < ITRACE_PROBE_WATCH; i++) {
-		if (!p[i][0])
+		if (!spec_of(s, i)[0])
 			continue;
 		w += scnprintf(buf + w, len - w, "%s%s %s", w ? ", " : "",
-			       i ? "stop" : start_or_func[!!s->func[0]], p[i]);
+			       i ? "stop" : start_or_func[!!s->func[0]],
+			       spec_of(s, i));
 		if (where && READ_ONCE(t->probe[i].pending))
 			w += scnprintf(buf + w, len - w,
 				       " (its library not loaded yet)");

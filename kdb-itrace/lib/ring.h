@@ -76,9 +76,12 @@ static inline void itrace_ring_commit(struct itrace_rec *slot, u64 seq)
 	WRITE_ONCE(slot->seq, seq);
 }
 
-/* Append a copy of @rec (its seq must be non-zero). */
-static inline void itrace_ring_push(struct itrace_ring *r,
-				    const struct itrace_rec *rec)
+/*
+ * Append a copy of @rec (its seq must be non-zero) with @gen for its
+ * gen: a thread's own ring keeps the record's CPU there (core/keep.c).
+ */
+static inline void itrace_ring_push_as(struct itrace_ring *r,
+				       const struct itrace_rec *rec, u16 gen)
 {
 	struct itrace_rec *slot = itrace_ring_begin(r);
 	unsigned int i;
@@ -92,8 +95,15 @@ static inline void itrace_ring_push(struct itrace_ring *r,
 	slot->kind = rec->kind;
 	slot->nval = rec->nval;
 	slot->slot = rec->slot;
-	slot->gen = rec->gen;
+	slot->gen = gen;
 	itrace_ring_commit(slot, rec->seq);
+}
+
+/* Append a copy of @rec (its seq must be non-zero). */
+static inline void itrace_ring_push(struct itrace_ring *r,
+				    const struct itrace_rec *rec)
+{
+	itrace_ring_push_as(r, rec, rec->gen);
 }
 
 /*

@@ -23,6 +23,8 @@ int itrace_format_args(char *buf, size_t len, unsigned int nval,
 int itrace_format_vals(char *buf, size_t len, unsigned int kind,
 		       unsigned int nval, const u64 *val)
 {
+	char args[ITRACE_VALS_MAX];
+
 	if (len)
 		buf[0] = '\0';
 	if (!nval || nval > ITRACE_REC_VALS)
@@ -37,11 +39,8 @@ int itrace_format_vals(char *buf, size_t len, unsigned int kind,
 	case ITRACE_K_CALL:
 	case ITRACE_K_ICALL:
 	case ITRACE_K_ASYNC:
-		if (len < 3)
-			return 2 + itrace_format_args(NULL, 0, nval, val);
-		buf[0] = ' ';
-		buf[1] = ' ';
-		return 2 + itrace_format_args(buf + 2, len - 2, nval, val);
+		itrace_format_args(args, sizeof(args), nval, val);
+		return snprintf(buf, len, "  %s", args);
 	case ITRACE_K_RET:
 		return snprintf(buf, len, "  = 0x%llx",
 				(unsigned long long)val[0]);

@@ -20,6 +20,9 @@
 #include "lib/kind.h"
 #include "lib/values.h"
 
+/* dump.h cannot see kdb-itrace's headers (the capture-only build) */
+_Static_assert(REC_VALS == ITRACE_REC_VALS, "REC_VALS is ring.h's");
+
 static const char *const perf_kind[ITRACE_K_NR] = {
 	[ITRACE_K_INSN] = "insn",	[ITRACE_K_JCC_NT] = "jcc-nt",
 	[ITRACE_K_JCC] = "jcc",		[ITRACE_K_JMP] = "jmp",

@@ -17,6 +17,7 @@
 #include "dump.h"
 #include "lib/calls.h"
 #include "lib/kind.h"
+#include "lib/values.h"
 
 #define MAX_FRAMES	4096
 
@@ -312,14 +313,10 @@ static void calls_line(struct walk *w, long depth, const char *dur)
 /* "(0x1, 0x2)": a frame's arguments where the capture has them */
 static void call_args(struct walk *w, const struct frame *f)
 {
-	unsigned int i;
+	char t[ITRACE_VALS_MAX];
 
-	ob_ch(w->b, '(');
-	for (i = 0; i < f->nval; i++) {
-		ob_str(w->b, i ? ", 0x" : "0x");
-		ob_hex(w->b, f->val[i], 0);
-	}
-	ob_ch(w->b, ')');
+	itrace_format_args(t, sizeof(t), f->nval, f->val);
+	ob_str(w->b, t);
 }
 
 /*
