@@ -6,9 +6,10 @@
  *   fork    fork(); the child returns 7 from a loop, the parent reports
  *           the child's exit status
  *   exec    execs itself as "tp_life done", which prints and exits 0
- *   signal  raises SIGUSR1; the handler reads a second byte from the
- *           fifo, so the test can turn tracing off (or unload) while the
- *           task is inside the handler; then sigreturn
+ *   signal  raises SIGUSR1; the handler says "tp_life: in handler" and
+ *           reads a second byte from the fifo, so the test can turn
+ *           tracing off (or unload) while the task is inside the handler;
+ *           then sigreturn
  *   longjmp the same, but the handler leaves with siglongjmp() and the
  *           program then calls after_jump() (its frame is abandoned)
  * Every mode then blocks for a last byte and exits 0.
@@ -27,10 +28,22 @@ static int fd;
 static volatile int handled;
 static sigjmp_buf env;
 
+/* the test's handshake: the handler has run this far (write(2) is
+ * async-signal-safe; stdout was flushed before the signal)
+ */
+static void say_in_handler(void)
+{
+	static const char m[] = "tp_life: in handler\n";
+
+	if (write(1, m, sizeof(m) - 1) != sizeof(m) - 1)
+		_exit(6);
+}
+
 static void handler_jump(int sig)
 {
 	char c;
 
+	say_in_handler();
 	if (read(fd, &c, 1) == 1)
 		siglongjmp(env, sig);
 }
@@ -45,6 +58,7 @@ static void handler(int sig)
 	char c;
 
 	/* blocks inside the handler until the test sends a byte */
+	say_in_handler();
 	if (read(fd, &c, 1) == 1)
 		handled = sig;
 }
