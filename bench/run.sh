@@ -4,7 +4,8 @@
 # symbolization rate (bench/dump.sh), then for each
 # arch one VM boot on the wall clock and one under qemu -icount (guest
 # instruction counts), each running every mode in the same boot
-# (bench/vm.sh, bench/vm.exp); then the tables (bench/table.py) on
+# (bench/vm.sh, bench/vm.exp), and one for the capture's drain rate
+# (bench/drain.sh, bench/drain.exp); then the tables (bench/table.py) on
 # stdout and in build/bench/results.md, with the machine they ran on.
 # Timings only: nothing here passes or fails on a figure (only on a run
 # that did not work or counted what it should not), and none of it is
@@ -21,7 +22,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 
 out="$top/build/bench"
 mkdir -p "$out"
-rm -f "$out"/*.data "$out/host.txt" "$out/dump.md"
+rm -f "$out"/*.data "$out"/*.drain "$out/host.txt" "$out/dump.md"
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -42,6 +43,8 @@ for a in ${ITRACE_ARCHES:-x86_64 ppc64le}; do
 		echo "load average before $a $c: $(load)" >>"$out/machine.txt"
 		BENCH_N=$n ITRACE_ARCH=$a "$top/bench/vm.sh" "$c" || rc=1
 	done
+	say "$a, drain: load average $(load)"
+	ITRACE_ARCH=$a "$top/bench/drain.sh" || rc=1
 done
 echo "load average at end: $(load)" >>"$out/machine.txt"
 # table.py checks every traced run's counts against the workload's and

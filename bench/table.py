@@ -384,6 +384,34 @@ def host_table(path):
     return "\n".join(out) + "\n"
 
 
+def drain_table(path):
+    """bench/drain.sh's rows: per mode, the median over runs of the rate
+    the task logged at and the rate the capture drained at, and what the
+    captures lost, all runs together"""
+    runs, cpus = {}, "?"
+    with open(path) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 3 and w[1] == "cpus":
+                cpus = w[2]
+            elif len(w) == 8 and w[1] == "drain":
+                secs, logged, got, lost = float(w[4]), int(w[5]), \
+                    int(w[6]), int(w[7])
+                runs.setdefault(w[2], []).append(
+                    (logged / secs, got / secs, got, lost))
+    name = os.path.basename(path)[:-len(".drain")]
+    out = ["### %s: itrace-dump capture draining the binary stream "
+           "(wall clock, %s guest CPUs)" % (name, cpus), "",
+           "| mode | runs | logged/s (median) | drained/s (median) | "
+           "records captured | lost |", "|---|---|---|---|---|---|"]
+    for mode in sorted(runs):
+        r = runs[mode]
+        out.append("| %s | %d | %.0f | %.0f | %d | %d |" % (
+            mode, len(r), med([x[0] for x in r]), med([x[1] for x in r]),
+            sum(x[2] for x in r), sum(x[3] for x in r)))
+    return "\n".join(out) + "\n"
+
+
 def main():
     d = sys.argv[1]
     speed = host_speed(d)
@@ -396,6 +424,8 @@ def main():
         print(host_table(os.path.join(d, "host.txt")))
     for p in sorted(glob.glob(os.path.join(d, "*.data"))):
         print(arch_table(p, speed, invalid))
+    for p in sorted(glob.glob(os.path.join(d, "*.drain"))):
+        print(drain_table(p))
     for line in invalid:
         print("table.py: " + line, file=sys.stderr)
     return 3 if invalid else 0

@@ -20,7 +20,7 @@ TTI := -I $(TOP)/tests/transparency $(INC)
 # this file is in every rule's prerequisites: a changed flag rebuilds
 MK := $(lastword $(MAKEFILE_LIST))
 
-.PHONY: all tp tp_calls tt dump list-tp
+.PHONY: all tp tp_calls tt dump list-tp FORCE
 all: tp tp_calls tt dump
 # the static test programs' names, for prepare.sh (one list)
 list-tp:
@@ -46,12 +46,19 @@ $(O)/tt/%: $(TOP)/tests/transparency/progs/%.c $(MK) | $(O)/tt
 $(O)/tt_fuzz: $(TOP)/tests/transparency/fuzz/tt_fuzz.c $(MK)
 	$(CC) -static -O1 -g -pthread -Wall -Wextra -Werror $(TTI) -MMD -MP -MF $@.d -o $@ $<
 
-# static, without elfutils (tools/itrace-dump/Makefile's capture-only)
-# (two sources: its headers listed, not generated)
-$(O)/itrace-dump: $(TOP)/tools/itrace-dump/main.c $(TOP)/tools/itrace-dump/drain.c \
-		$(wildcard $(TOP)/tools/itrace-dump/*.h) $(MK)
+# static, without elfutils (tools/itrace-dump/Makefile's capture-only:
+# capture and text), with the pure-C library for this arch (lib/host.mk,
+# its own objects in $(O)/lib); its headers listed, not generated
+DUMP := main.c capfile.c drain.c text.c
+$(O)/lib/libitrace.a: FORCE
+	@$(MAKE) -s -f $(TOP)/kdb-itrace/lib/host.mk O=$(O)/lib CC="$(CC)" \
+		AR="$(patsubst %gcc,%ar,$(CC))" CFLAGS=-O2
+
+$(O)/itrace-dump: $(addprefix $(TOP)/tools/itrace-dump/,$(DUMP)) \
+		$(wildcard $(TOP)/tools/itrace-dump/*.h $(TOP)/kdb-itrace/lib/*.h) \
+		$(O)/lib/libitrace.a $(MK)
 	$(CC) -static -O2 -D_GNU_SOURCE -DITRACE_DUMP_CAPTURE_ONLY \
-		-o $@ $(filter %.c,$^)
+		-I $(TOP)/kdb-itrace -o $@ $(filter %.c %.a,$^)
 
 # the shell's itrace command (tools/itrace), static
 $(O)/itrace: $(TOP)/tools/itrace/itrace.c $(MK)

@@ -130,7 +130,8 @@ fi
 # itrace-dump (tools/itrace-dump) with the same warnings, as errors: bad
 # captures and command lines (tests/host/test_dump.py)
 dump_input() {
-	local src=(main.c capfile.c drain.c obuf.c script.c sym.c tree.c)
+	local src
+	read -ra src < <(make -s -C "$top/tools/itrace-dump" list-src)
 	if ! (cd "$top/tools/itrace-dump" && gcc "${cflags[@]}" -D_GNU_SOURCE \
 		-o "$b/itrace-dump" "${src[@]}" "$lib" -ldw -lelf) >"$b/itrace-dump.build.log" 2>&1; then
 		echo "FAIL host itrace-dump: does not build"

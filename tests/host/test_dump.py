@@ -23,6 +23,7 @@ Prints PASS/FAIL lines; exit status 1 on any FAIL.
 usage: test_dump.py ITRACE_DUMP GOOD_CAPTURE
 """
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -34,13 +35,24 @@ TASK = 'task 7 tgid 7 seq 1 comm p\n'
 MAP = 'map 7 400000-401000 r-xp 00000000 - /bin/p\n'
 REC = '2 0 7 call 0x400010 0x400100\n'
 END = 'end records 1 lost 0\n'
+HEAD3 = 'itrace-capture 3 arch x86_64\n'
+# enum itrace_kind (kdb-itrace/lib/kind.h)
+KIND = {'insn': 0, 'call': 4, 'ret': 5, 'syscall': 8}
+
+
+def wire(seq, kind, frm, to, ns=0, vals=(), cpu=0, pid=7, nval=None):
+    """One record of a version 3 block (kdb-itrace/lib/wire.h), as text."""
+    v = list(vals) + [0] * (3 - len(vals))
+    return struct.pack('<7QIHBB', seq, frm, to, ns, *v, pid, cpu,
+                       KIND.get(kind, kind),
+                       len(vals) if nval is None else nval).decode('latin-1')
+
+
 BAD = [
     ('empty', '', 1, 'empty file, not an itrace capture'),
     ('a raw log', REC + END, 1, 'not an itrace capture'),
     ('a maps file', 'itrace-maps 1\n' + TASK, 1, 'not an itrace capture'),
     ('an ELF file', '\x7fELF\x02\x01\x01\x00\x00', 1, 'not an itrace capture'),
-    ('a later version', 'itrace-capture 3 arch x86_64\n' + END, 1,
-     'not an itrace capture'),
     ('version 2 without time', HEAD2 + REC + END, 2,
      'then the time'),
     ('version 2, a value not hex', HEAD2 + '2 0 7 call 0x1 0x2 5 17\n' + END,
@@ -104,6 +116,25 @@ BAD = [
     ('a NUL in a record', HEAD + '2 0 7 call 0x1\x00 0x2\n' + END, 2,
      'want 0xfrom 0xto'),
     ('a blank line', HEAD + '\n' + END, 2, 'not a line of an itrace capture'),
+    ('a later version', 'itrace-capture 4 arch x86_64\n' + END, 1,
+     'not an itrace capture'),
+    ('version 3, a block cut short', HEAD3 + 'records 2\n' +
+     wire(2, 'call', 1, 2) + END, 2, 'the file ends before them'),
+    ('version 3, an empty block', HEAD3 + 'records 0\n' + END, 2,
+     "want 'records N'"),
+    ('version 3, a count not decimal', HEAD3 + 'records 0x1\n' +
+     wire(2, 'call', 1, 2) + END, 2, "want 'records N'"),
+    ('version 3, an unknown kind', HEAD3 + 'records 1\n' +
+     wire(2, 13, 1, 2) + END, 2, 'record 1 of the block is not one'),
+    ('version 3, four values', HEAD3 + 'records 1\n' +
+     wire(2, 'call', 1, 2, nval=4) + END, 2, 'record 1 of the block'),
+    ('version 3, seq going back', HEAD3 + 'records 2\n' +
+     wire(2, 'call', 1, 2) + wire(2, 'ret', 1, 2) + END, 2,
+     'seq 2 is not above'),
+    ('version 3, end count', HEAD3 + 'records 1\n' + wire(2, 'call', 1, 2) +
+     'end records 2 lost 0\n', 3, 'the end line counts 2 records'),
+    ('version 2, a block', HEAD2 + 'records 1\n' + wire(2, 'call', 1, 2) +
+     END, 2, 'not a line of an itrace capture'),
 ]
 USAGE = [
     (['script'], 'no capture file named'),
@@ -116,6 +147,8 @@ USAGE = [
     (['capture', '-t', '0'], "-t: want seconds above 0, not '0'"),
     (['capture', '-c', 'x'], "-c: want a record count above 0, not 'x'"),
     (['capture', 'abc'], "'abc' is not a pid"),
+    (['text'], 'usage: itrace-dump text'),
+    (['text', 'a', 'b'], 'usage: itrace-dump text'),
 ]
 
 
@@ -323,6 +356,55 @@ def check_values(tool, tmp):
               'shows each record\'s time and values, calls work(0x5, 0x6) = '
               '0x7, chrome real microseconds with arguments, return value, '
               'system-call number and return')
+    return cap
+
+
+def check_v3(tool, tmp, v2):
+    """The version 2 capture @v2 written as `itrace-dump capture` writes
+    version 3: its first record as a line (the log copied at the start),
+    the rest in two binary blocks with a lost line between them (every
+    field through wire()). `text` gives back the version 2 file, but for
+    its header and that lost line; every view reads both the same."""
+    with open(v2) as f:
+        lines = f.read().splitlines(True)
+    recs = [l for l in lines if l[:1].isdigit()]
+    blocks = []
+    for l in recs[1:]:
+        w = l.split()
+        blocks.append(wire(int(w[0]), w[3], int(w[4], 16), int(w[5], 16),
+                           int(w[6]), [int(x, 16) for x in w[7:]],
+                           cpu=int(w[1]), pid=int(w[2])))
+    lost = 'itrace: 3 records lost (not read in time)\n'
+    head = [l for l in lines if not l[:1].isdigit() and
+            not l.startswith(('itrace-capture', 'end '))]
+    end = lines[-1].replace(' lost 0', ' lost 3')
+    v3 = os.path.join(tmp, 'v3.capture')
+    with open(v3, 'wb') as f:
+        f.write((HEAD3 + ''.join(head) + recs[0] + 'records 1\n' + blocks[0] +
+                 lost + 'records %d\n' % len(blocks[1:]) +
+                 ''.join(blocks[1:]) + end).encode('latin-1'))
+    want = ''.join([HEAD2] + head + recs[:2] + [lost] + recs[2:] + [end])
+    rc, out, err = run(tool, ['text', v3])
+    ok = rc == 0 and out.decode() == want and not err
+    if not ok:
+        fail('version 3: text: exit %d, stderr %r, %r; want %r' %
+             (rc, err, out, want))
+    v2l = os.path.join(tmp, 'v2l.capture')
+    with open(v2l, 'w') as f:
+        f.write(want)
+    for args in (['script', '-F', '+time,+syscall,+args'], ['calls'],
+                 ['chrome'], ['folded']):
+        r3, r2 = run(tool, args + [v3]), run(tool, args + [v2l])
+        if r3[0] or not r3[1] or r3[1].replace(v3.encode(), b'C') != \
+                r2[1].replace(v2l.encode(), b'C') or \
+                r3[2].replace(v3, 'C') != r2[2].replace(v2l, 'C'):
+            fail('version 3: %s: exit %d, output differs from version 2\'s: '
+                 '%r / %r' % (' '.join(args), r3[0], r3[1], r2[1]))
+            ok = False
+    if ok:
+        print('PASS dump: a version 3 capture (a record line, two binary '
+              'blocks, a lost line): text gives the version 2 file back, '
+              'script, calls, chrome and folded read it as they read that')
 
 
 def main():
@@ -334,7 +416,7 @@ def main():
             with open(f, 'wb') as fh:
                 fh.write(text.encode('latin-1'))
             want = 'itrace-dump: %s: line %d: ' % (f, line)
-            for view in ('script', 'calls', 'chrome', 'folded'):
+            for view in ('script', 'calls', 'chrome', 'folded', 'text'):
                 rc, out, err = run(tool, [view, f])
                 lines = err.splitlines()
                 if rc != 1 or out or len(lines) != 1 or \
@@ -346,7 +428,7 @@ def main():
                 n += 1
         if n == len(BAD):
             print('PASS dump: %d bad captures (truncated, corrupt, foreign) '
-                  'each refused in every view with one line naming the line'
+                  'each refused in every view and by text, one line naming the line'
                   % n)
     n = 0
     for args, msg in USAGE:
@@ -373,7 +455,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         check_inlines(tool, tmp)
         check_escapes(tool, tmp)
-        check_values(tool, tmp)
+        check_v3(tool, tmp, check_values(tool, tmp))
     return 1 if FAILED else 0
 
 

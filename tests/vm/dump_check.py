@@ -18,6 +18,9 @@ the capture's map lines name. For every record:
             many slices as calls, a name for each process and thread;
   folded    one stack per record (the counts add up to the records),
             each starting with its thread's name.
+The capture is version 3 (binary record blocks); TEXT, the guest's
+`itrace-dump text` of it, must be what the host's makes of it, byte for
+byte, and gives the records the checks expect.
 Then a program changed since the capture (another file at its path) and
 one missing: each named once on stderr, its addresses [unknown], the
 other files still named. With --viewer INDEX_HTML (speedscope's page,
@@ -27,7 +30,7 @@ and thread.
 
 Prints PASS/FAIL lines; exit status 1 on any FAIL.
 
-usage: dump_check.py [--viewer INDEX_HTML] ITRACE_DUMP BDIR CAPTURE
+usage: dump_check.py [--viewer INDEX_HTML] ITRACE_DUMP BDIR CAPTURE TEXT
 """
 import json
 import os
@@ -426,6 +429,22 @@ def check_viewer(tool, fs, cap, names, html, tmp):
               (len(pids), ' and '.join('"%s"' % w for w in want[:len(pids)])))
 
 
+def check_text(tool, cap, text):
+    rc, out, err = run(tool, 'text', cap)
+    with open(cap, 'rb') as f:
+        head = f.readline().decode()
+    with open(text) as f:
+        want = f.read()
+    if rc != 0 or err or out != want or not head.startswith('itrace-capture 3'):
+        fail('text: exit %d, stderr %r; the host\'s text of the capture '
+             '(%s) is%s the guest\'s' % (rc, err.strip(), head.strip(),
+                                         '' if out == want else ' not'))
+    else:
+        print('PASS text: the host\'s itrace-dump makes of the binary capture '
+              '(%d records) the text the guest\'s did, byte for byte' %
+              sum(1 for l in want.splitlines() if l[:1].isdigit()))
+
+
 def check_changed(tool, tmp, cap, names):
     progs = sorted(os.path.basename(p) for p in names.hosts
                    if p.startswith('/bin/'))
@@ -454,10 +473,12 @@ def main():
     args, html = sys.argv[1:], None
     if args[:1] == ['--viewer']:
         html, args = args[1], args[2:]
-    if len(args) != 3:
+    if len(args) != 4:
         sys.exit(__doc__)
-    tool, bdir, cap = args[0], os.path.abspath(args[1]), args[2]
-    arch, takes, recs = load(cap)
+    tool, bdir, cap, text = args[0], os.path.abspath(args[1]), args[2], \
+        args[3]
+    check_text(tool, cap, text)
+    arch, takes, recs = load(text)
     names = Names(bdir, takes)
     progs = {os.path.basename(p) for p in names.hosts if p.startswith('/bin/')}
     tmp = tempfile.mkdtemp()

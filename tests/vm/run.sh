@@ -421,7 +421,8 @@ dump_test() {
 		fi
 	fi
 	python3 "$top/tests/vm/dump_check.py" ${viewer[@]+"${viewer[@]}"} \
-		"$top/tools/itrace-dump/itrace-dump" "$b" "$b/logs/dump/capture" |
+		"$top/tools/itrace-dump/itrace-dump" "$b" "$b/logs/dump/capture" \
+		"$b/logs/dump/capture.txt" |
 		sed 's/^PASS /PASS dump: /;s/^FAIL /FAIL dump: /' | tag
 }
 # Debian's own kernel (no kdb, module from DKMS): what works there is the

@@ -6,6 +6,7 @@
  * not know, or knows but finds malformed, stops the read with a message
  * naming the line. Pure C, no elfutils; fuzzed (tests/fuzz/fuzz_capfile.c).
  */
+#include <endian.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "dump.h"
 #include "lib/kind.h"
+#include "lib/wire.h"
 
 /* the parser's state: where it is, and the message of the first error */
 struct pstate {
@@ -104,15 +106,15 @@ static bool grow(void **arr, size_t *cap, size_t nr, size_t size)
 	return true;
 }
 
-/* "itrace-capture V arch NAME": versions 1 and 2 */
+/* "itrace-capture V arch NAME": versions 1 to 3 */
 static int parse_header(struct pstate *p, char *s)
 {
 	size_t n = strlen(CAPTURE_PREFIX);
 	char *w;
 
-	if (strncmp(s, CAPTURE_PREFIX, n) || (s[n] != '1' && s[n] != '2') ||
+	if (strncmp(s, CAPTURE_PREFIX, n) || s[n] < '1' || s[n] > '3' ||
 	    (s[n + 1] && s[n + 1] != ' '))
-		return perr(p, "not an itrace capture (no '%s' line, version 1 or 2)",
+		return perr(p, "not an itrace capture (no '%s' line, version 1 to 3)",
 			    CAPTURE_MAGIC);
 	p->c->version = s[n] - '0';
 	s += n + 1;
@@ -188,6 +190,21 @@ static int parse_values(struct pstate *p, const char *s, const char *end,
 	return 0;
 }
 
+/* Append @r to the capture's records, which it must follow in seq. */
+static int add_rec(struct pstate *p, const struct rec *r)
+{
+	struct capture *c = p->c;
+
+	if (c->nr_recs && r->seq <= c->recs[c->nr_recs - 1].seq)
+		return perr(p, "record: seq %llu is not above the previous record's %llu",
+			    (unsigned long long)r->seq,
+			    (unsigned long long)c->recs[c->nr_recs - 1].seq);
+	if (!grow((void **)&c->recs, &p->cap_recs, c->nr_recs, sizeof(*r)))
+		return perr(p, "out of memory");
+	c->recs[c->nr_recs++] = *r;
+	return 0;
+}
+
 /*
  * seq cpu pid kind 0xfrom 0xto (version 2: and ns [0xvalue...]), the
  * line [s, end): read where it lies,
@@ -222,13 +239,57 @@ static int parse_record(struct pstate *p, const char *s, const char *end)
 	r.cpu = (uint16_t)cpu;
 	r.pid = (uint32_t)pid;
 	r.kind = (uint8_t)kind;
-	if (c->nr_recs && r.seq <= c->recs[c->nr_recs - 1].seq)
-		return perr(p, "record: seq %llu is not above the previous record's %llu",
-			    (unsigned long long)r.seq,
-			    (unsigned long long)c->recs[c->nr_recs - 1].seq);
-	if (!grow((void **)&c->recs, &p->cap_recs, c->nr_recs, sizeof(r)))
-		return perr(p, "out of memory");
-	c->recs[c->nr_recs++] = r;
+	return add_rec(p, &r);
+}
+
+/*
+ * One record of a binary block (lib/wire.h's layout, little endian);
+ * false if it is not a record kdb-itrace writes.
+ */
+bool capture_wire_rec(const unsigned char *b, struct rec *r)
+{
+	struct itrace_wire w;
+	unsigned int i;
+
+	memcpy(&w, b, sizeof(w));
+	r->seq = le64toh(w.seq);
+	r->from = le64toh(w.from);
+	r->to = le64toh(w.to);
+	r->ns = le64toh(w.ns);
+	for (i = 0; i < REC_VALS; i++)
+		r->val[i] = i < w.nval ? le64toh(w.val[i]) : 0;
+	r->pid = le32toh(w.pid);
+	r->cpu = le16toh(w.cpu);
+	r->kind = w.kind;
+	r->nval = w.nval;
+	return w.kind < ITRACE_K_NR && w.nval <= REC_VALS;
+}
+
+/*
+ * Version 3's `records N` line, at [s, nl), and the N binary records
+ * after it; *next is moved past them.
+ */
+static int parse_block(struct pstate *p, const char *s, const char *nl,
+		       const char *end, const char **next)
+{
+	const unsigned char *b = (const unsigned char *)nl + 1;
+	uint64_t n, i;
+	struct rec r;
+
+	s += strlen("records ");
+	if (!field(&s, nl, false, true, &n) || !n)
+		return perr(p, "want 'records N', N a count above 0");
+	if (n > (uint64_t)(end - (nl + 1)) / ITRACE_WIRE_SIZE)
+		return perr(p, "records %llu: the file ends before them (truncated capture?)",
+			    (unsigned long long)n);
+	for (i = 0; i < n; i++, b += ITRACE_WIRE_SIZE) {
+		if (!capture_wire_rec(b, &r))
+			return perr(p, "records: record %llu of the block is not one kdb-itrace writes (kind %u, %u values)",
+				    (unsigned long long)i + 1, r.kind, r.nval);
+		if (add_rec(p, &r))
+			return -1;
+	}
+	*next = (const char *)b;
 	return 0;
 }
 
@@ -426,6 +487,14 @@ int capture_parse(struct capture *c, char *text, size_t len, char *err,
 			return perr(&p, "the last line has no newline (truncated capture?)");
 		if (p.line > 1 && c->ended)
 			return perr(&p, "text after the end line");
+		if (p.line > 1 && c->version >= 3 && !strncmp(s, "records ", 8)) {
+			const char *next = NULL;
+
+			if (parse_block(&p, s, nl, end, &next))
+				return -1;
+			s = (char *)next;
+			continue;
+		}
 		if (p.line > 1 && *s >= '0' && *s <= '9') {
 			/* a NUL in it is a character no field takes */
 			if (parse_record(&p, s, nl))

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `itrace-dump capture`: drains kdb-itrace's debugfs files into a
- * capture (docs/CAPTURE.md) while tracing runs. The stream is opened
- * first, then the log copied (records logged before the capture began),
- * then the stream read on from the log's last seq, so nothing falls
- * between the two. The maps file is read at the start, every half
- * second and at the end; each take of a task's mappings (pid, seq) is
- * written once. Runs on the traced machine: plain C, no elfutils.
+ * capture (docs/CAPTURE.md) while tracing runs. The binary stream
+ * (`records`) is opened first, then the log copied (records logged
+ * before the capture began, as text lines), then the stream read on
+ * from the log's last seq, so nothing falls between the two; its
+ * records go into the capture as they come, in binary blocks: nothing
+ * is formatted on the traced machine, so the drain keeps up with insn
+ * mode. The maps file is read at the start, every half second and at
+ * the end; each take of a task's mappings (pid, seq) is written once.
+ * Runs on the traced machine: plain C, no elfutils.
  */
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -19,6 +23,7 @@
 #include <unistd.h>
 
 #include "dump.h"
+#include "lib/wire.h"
 
 #define RD_BUF		(1 << 20)
 #define MAPS_EVERY_NS	500000000ull
@@ -44,6 +49,11 @@ struct drain {
 	size_t nr_takes;
 	char *line;		/* a line split between two reads */
 	size_t line_len;
+	bool hello;		/* the stream's first record was read */
+	unsigned char part[ITRACE_WIRE_SIZE];	/* a record split */
+	size_t part_len;	/* between two reads */
+	struct itrace_wire *block;	/* records for the next block */
+	size_t nr_block;
 };
 
 static uint64_t now_ns(void)
@@ -252,17 +262,110 @@ static int log_copy(struct drain *d)
 	return 0;
 }
 
+/* Write the records gathered since the last block as one block. */
+static void block_flush(struct drain *d)
+{
+	if (!d->nr_block)
+		return;
+	fprintf(d->out, "records %zu\n", d->nr_block);
+	fwrite(d->block, sizeof(*d->block), d->nr_block, d->out);
+	d->nr_block = 0;
+}
+
+/* the capture's byte order (little endian), in place */
+static void wire_le(struct itrace_wire *w)
+{
+	unsigned int i;
+
+	w->seq = htole64(w->seq);
+	w->from = htole64(w->from);
+	w->to = htole64(w->to);
+	w->ns = htole64(w->ns);
+	for (i = 0; i < ITRACE_WIRE_VALS; i++)
+		w->val[i] = htole64(w->val[i]);
+	w->pid = htole32(w->pid);
+	w->cpu = htole16(w->cpu);
+}
+
+/*
+ * One record of the binary stream; -1 if the stream is not one this
+ * itrace-dump reads (the module of another version).
+ */
+static int wire(struct drain *d, const struct itrace_wire *w)
+{
+	if (!d->hello) {
+		if (w->kind != ITRACE_WIRE_HELLO || w->val[0] != ITRACE_WIRE_VERSION ||
+		    w->val[1] != ITRACE_WIRE_SIZE) {
+			fprintf(stderr, "itrace-dump: %s/records: not version %d of 64-byte records (a module of another version?)\n",
+				d->dir, ITRACE_WIRE_VERSION);
+			return -1;
+		}
+		d->hello = true;
+		return 0;
+	}
+	if (w->kind == ITRACE_WIRE_LOST) {
+		block_flush(d);
+		d->lost += w->val[0];
+		fprintf(d->out, "itrace: %llu record%s lost (not read in time)\n",
+			(unsigned long long)w->val[0], w->val[0] == 1 ? "" : "s");
+		return 0;
+	}
+	if (w->seq <= d->last_seq || !wanted(d, w->pid) ||
+	    (d->max_recs && d->recs >= d->max_recs))
+		return 0;
+	if (!d->first_seq)
+		d->first_seq = w->seq;
+	d->last_seq = w->seq;
+	d->recs++;
+	d->block[d->nr_block] = *w;
+	wire_le(&d->block[d->nr_block++]);
+	return 0;
+}
+
+/*
+ * The whole records of @buf (@n bytes), after the part of one that the
+ * last read ended in; a last partial one is kept for the next.
+ */
+static int wires(struct drain *d, const unsigned char *buf, size_t n)
+{
+	struct itrace_wire w;
+	size_t k;
+
+	if (d->part_len) {
+		k = sizeof(w) - d->part_len;
+		if (k > n)
+			k = n;
+		memcpy(d->part + d->part_len, buf, k);
+		d->part_len += k;
+		buf += k;
+		n -= k;
+		if (d->part_len < sizeof(w))
+			return 0;
+		memcpy(&w, d->part, sizeof(w));
+		d->part_len = 0;
+		if (wire(d, &w))
+			return -1;
+	}
+	for (; n >= sizeof(w); buf += sizeof(w), n -= sizeof(w)) {
+		memcpy(&w, buf, sizeof(w));
+		if (wire(d, &w))
+			return -1;
+	}
+	memcpy(d->part, buf, n);
+	d->part_len = n;
+	block_flush(d);
+	return 0;
+}
+
 /* Read what the stream has; 1 if it had something, 0 if not, -1. */
-static int stream_read(struct drain *d, int fd, char *buf)
+static int stream_read(struct drain *d, int fd, unsigned char *buf)
 {
 	ssize_t n = read(fd, buf, RD_BUF);
 
-	if (n > 0) {
-		lines(d, buf, n);
-		return 1;
-	}
+	if (n > 0)
+		return wires(d, buf, n) ? -1 : 1;
 	if (n < 0 && errno != EAGAIN && errno != EINTR) {
-		fprintf(stderr, "itrace-dump: %s/stream: %s\n", d->dir, strerror(errno));
+		fprintf(stderr, "itrace-dump: %s/records: %s\n", d->dir, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -345,11 +448,15 @@ static int parse_args(struct drain *d, int argc, char **argv, double *secs,
 static int run(struct drain *d, int fd, double secs)
 {
 	uint64_t start = now_ns(), next_maps = start + MAPS_EVERY_NS, t;
-	char *buf = malloc(RD_BUF);
+	unsigned char *buf = malloc(RD_BUF);
 	int got = 0;
 
-	if (!buf)
+	d->block = malloc(RD_BUF / ITRACE_WIRE_SIZE * sizeof(*d->block) +
+			  sizeof(*d->block));
+	if (!buf || !d->block) {
+		free(buf);
 		return -1;
+	}
 	while (!stop && (!d->max_recs || d->recs < d->max_recs)) {
 		got = stream_read(d, fd, buf);
 		if (got < 0)
@@ -373,6 +480,8 @@ static int run(struct drain *d, int fd, double secs)
 	       now_ns() < t && (got = stream_read(d, fd, buf)) > 0)
 		;
 	free(buf);
+	free(d->block);
+	d->block = NULL;
 	return got < 0 ? -1 : maps(d);
 }
 
@@ -397,10 +506,10 @@ int drain_main(int argc, char **argv)
 		return 1;
 	}
 	setvbuf(d.out, NULL, _IOFBF, 1 << 20);
-	snprintf(path, sizeof(path), "%s/stream", d.dir);
+	snprintf(path, sizeof(path), "%s/records", d.dir);
 	fd = open(path, O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
-		fprintf(stderr, "itrace-dump: %s/stream: %s (is kdb-itrace loaded, debugfs mounted, and are you root?)\n",
+		fprintf(stderr, "itrace-dump: %s/records: %s (is kdb-itrace loaded, debugfs mounted, and are you root?)\n",
 			d.dir, strerror(errno));
 		return 1;
 	}

@@ -14,8 +14,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* what capture writes (version 2: times, values); the reader takes 1 too */
-#define CAPTURE_MAGIC	"itrace-capture 2"
+/*
+ * what capture writes (version 3: records in binary blocks); the reader
+ * takes versions 1 and 2 too
+ */
+#define CAPTURE_MAGIC	"itrace-capture 3"
 #define CAPTURE_PREFIX	"itrace-capture "
 #define MAPS_MAGIC	"itrace-maps 1"
 
@@ -56,7 +59,7 @@ struct capture {
 	char *text;		/* the file, NUL-terminated, split in place */
 	size_t len;
 	char arch[16];
-	unsigned int version;	/* 1: no times or values; 2 */
+	unsigned int version;	/* 1: no times or values; 2; 3: blocks */
 	struct rec *recs;
 	size_t nr_recs, lost;
 	struct take *takes;	/* sorted by pid, then seq */
@@ -75,6 +78,7 @@ struct capture {
 int capture_parse(struct capture *c, char *text, size_t len, char *err,
 		  size_t errlen);
 void capture_free(struct capture *c);
+bool capture_wire_rec(const unsigned char *b, struct rec *r);
 struct take *capture_take(const struct capture *c, uint32_t pid,
 			  uint64_t seq);
 struct take *capture_rec_take(struct capture *c, const struct rec *r);
@@ -128,6 +132,10 @@ void tree_exit(void);
 /* drain.c: the `capture` command, and reading a whole file */
 int drain_main(int argc, char **argv);
 int read_whole(int fd, char **text, size_t *len);
+/* main.c: a file (or - for standard input) whole, writable */
+int read_all(const char *name, char **text, size_t *len);
+/* text.c */
+int text_main(int argc, char **argv);
 
 /* obuf.c: a fast output buffer */
 struct obuf {

@@ -3,8 +3,9 @@
  * itrace-dump: reads kdb-itrace's branch records off the box. `capture`
  * drains the module's debugfs files into a capture file on the traced
  * machine; `script`, `calls`, `chrome` and `folded` read a capture
- * anywhere, naming addresses with elfutils. Built without elfutils
- * (ITRACE_DUMP_CAPTURE_ONLY, for the traced machine), only `capture`.
+ * anywhere, naming addresses with elfutils; `text` writes a capture's
+ * records as lines. Built without elfutils (ITRACE_DUMP_CAPTURE_ONLY,
+ * for the traced machine), only `capture` and `text`.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +25,7 @@ static void usage(FILE *f)
 	      "       itrace-dump calls [-F FUNC] [-D DEPTH] [COMMON] CAPTURE\n"
 	      "       itrace-dump chrome [COMMON] CAPTURE\n"
 	      "       itrace-dump folded [COMMON] CAPTURE\n"
+	      "       itrace-dump text [-o FILE] CAPTURE\n"
 	      "  capture   on the traced machine: drain kdb-itrace's records and\n"
 	      "            the traced tasks' mappings into a capture file\n"
 	      "  script    one line per record, perf script's branch form (default);\n"
@@ -34,34 +36,19 @@ static void usage(FILE *f)
 	      "            where the capture has them\n"
 	      "  chrome    Chrome trace-event JSON (Perfetto UI, chrome://tracing)\n"
 	      "  folded    collapsed stacks for flame graphs\n"
+	      "  text      the capture with its records as text lines (grep, awk)\n"
 	      "COMMON: -o FILE (output; default standard output),\n"
 	      "        --symfs DIR (look up the capture's files under DIR)\n"
 	      "CAPTURE: a file `itrace-dump capture` wrote, or - for standard input\n"
 	      "docs/CAPTURE.md has the format.\n", f);
 }
 
-#ifdef ITRACE_DUMP_CAPTURE_ONLY
-
-int main(int argc, char **argv)
-{
-	if (argc > 1 && !strcmp(argv[1], "capture"))
-		return drain_main(argc - 1, argv + 1);
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		usage(stdout);
-		return 0;
-	}
-	fprintf(stderr, "itrace-dump: built without elfutils: only `capture` (read the capture with a full build)\n");
-	return 2;
-}
-
-#else
-
 /*
  * The whole input, NUL-terminated and writable (the reader splits it in
  * place): a regular file mapped copy-on-write over one more zeroed byte
  * (no copy through read()), anything else read.
  */
-static int read_all(const char *name, char **text, size_t *len)
+int read_all(const char *name, char **text, size_t *len)
 {
 	int fd = strcmp(name, "-") ? open(name, O_RDONLY) : 0;
 	struct stat st;
@@ -95,6 +82,24 @@ static int read_all(const char *name, char **text, size_t *len)
 		close(fd);
 	return 0;
 }
+
+#ifdef ITRACE_DUMP_CAPTURE_ONLY
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "capture"))
+		return drain_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "text"))
+		return text_main(argc - 1, argv + 1);
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return 0;
+	}
+	fprintf(stderr, "itrace-dump: built without elfutils: only `capture` and `text` (read the capture with a full build)\n");
+	return 2;
+}
+
+#else
 
 enum view { V_SCRIPT, V_CALLS, V_CHROME, V_FOLDED };
 
@@ -225,6 +230,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "capture"))
 		return drain_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "text"))
+		return text_main(argc - 1, argv + 1);
 	if (parse_args(&a, argc, argv))
 		return 2;
 	if (read_all(a.in, &text, &len))

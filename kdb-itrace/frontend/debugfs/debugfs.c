@@ -5,8 +5,8 @@
  * command's language (the words after `itrace`), run by the executor
  * (exec/command.c); its output, error lines included, is what read() on
  * that same open file returns next. Before any write, read() returns
- * `status`. The log and stream files are debugfs_read.c, the maps file
- * debugfs_maps.c.
+ * `status`. The log, stream and records files are debugfs_read.c, the
+ * maps file debugfs_maps.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -180,6 +180,7 @@ int itrace_debugfs_init(void)
 	debugfs_create_file("control", 0600, dir, NULL, &ctl_fops);
 	debugfs_create_file("log", 0400, dir, NULL, &itrace_log_fops);
 	debugfs_create_file("stream", 0400, dir, NULL, &itrace_stream_fops);
+	debugfs_create_file("records", 0400, dir, NULL, &itrace_records_fops);
 	debugfs_create_file("maps", 0400, dir, NULL, &itrace_maps_fops);
 	return 0;
 }

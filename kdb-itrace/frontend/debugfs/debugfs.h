@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The debugfs front-end: /sys/kernel/debug/itrace/ (control, log,
- * stream, maps), for a root shell without kdb. A front-end uses the
+ * stream, records, maps), for a root shell without kdb. A front-end uses the
  * executor (exec/exec.h), the core's public header and the pure-C
  * library, never another front-end. Load and unload, process context.
  */

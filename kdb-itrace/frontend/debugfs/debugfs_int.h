@@ -28,6 +28,7 @@ static inline int itrace_debugfs_may_open(void)
 
 extern const struct file_operations itrace_log_fops;
 extern const struct file_operations itrace_stream_fops;
+extern const struct file_operations itrace_records_fops;
 /* debugfs_maps.c */
 extern const struct file_operations itrace_maps_fops;
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The read-only debugfs files, in the raw format of `itrace log -r`:
- * log, a copy of the whole log taken at open() (the tracing goes on
- * meanwhile, and a reader may take its time), and stream, every
- * record logged after open(), as it comes. Readers poll: the trap path
+ * The read-only debugfs files: log, a copy of the whole log taken at
+ * open() (the tracing goes on meanwhile, and a reader may take its
+ * time), and stream, every record logged after open(), as it comes,
+ * both in the raw format of `itrace log -r`; and records, the stream in
+ * binary (lib/wire.h), for a reader that must keep up with insn mode:
+ * no formatting on the traced machine. Readers poll: the trap path
  * runs with IRQs off and must not wake anyone, so a blocked stream
  * reader looks for new records every STREAM_POLL_MS. Each open log
  * holds its copy until it is closed: at most LOG_COPIES at once.
@@ -20,9 +22,13 @@
 #include <linux/uaccess.h>
 #include "core/itrace.h"
 #include "lib/format.h"
+#include "lib/wire.h"
 #include "debugfs_int.h"
 
 #define STREAM_POLL_MS	100
+
+static_assert(sizeof(struct itrace_wire) == ITRACE_WIRE_SIZE);
+static_assert(ITRACE_WIRE_VALS == ITRACE_REC_VALS);
 
 /*
  * Opens of `log` at once. Each copies every ring's records (up to
@@ -36,13 +42,16 @@ static atomic_t log_copies = ATOMIC_INIT(0);
 struct rd_file {
 	struct mutex lock;		/* the fields below */
 	struct itrace_merge *merge;	/* log */
-	struct itrace_tail *tail;	/* stream */
+	struct itrace_tail *tail;	/* stream, records */
+	bool wire;			/* records */
+	bool hello;			/* records: its first record went */
 	bool done;			/* log: everything was read */
 	size_t len, off;		/* text[off..len) still to copy */
-	char text[4096];		/* a batch of lines */
+	char text[4096];		/* a batch of lines, or records */
 };
 
-static int rd_open(struct inode *inode, struct file *file, bool stream)
+static int rd_open(struct inode *inode, struct file *file, bool stream,
+		   bool wire)
 {
 	struct rd_file *rf;
 	int ret = itrace_debugfs_may_open();
@@ -58,6 +67,7 @@ static int rd_open(struct inode *inode, struct file *file, bool stream)
 	if (!rf)
 		goto nomem;
 	mutex_init(&rf->lock);
+	rf->wire = wire;
 	if (stream)
 		rf->tail = itrace_tail_alloc();
 	else
@@ -156,6 +166,68 @@ static bool stream_refill(struct rd_file *rf, bool *waiting)
 	return true;
 }
 
+static void add_wire(struct rd_file *rf, const struct itrace_wire *w)
+{
+	memcpy(rf->text + rf->len, w, sizeof(*w));
+	rf->len += sizeof(*w);
+}
+
+/*
+ * Append the next binary record of the stream (after its hello record
+ * first, and a lost record if records were lost); false if none is
+ * there yet. Every field is set: no byte of the kernel's goes out.
+ */
+static bool records_refill(struct rd_file *rf, bool *waiting)
+{
+	struct itrace_wire w = { 0 };
+	struct itrace_rec r;
+	unsigned int cpu;
+	u64 lost;
+
+	if (!rf->hello) {
+		rf->hello = true;
+		w.kind = ITRACE_WIRE_HELLO;
+		w.nval = 2;
+		w.val[0] = ITRACE_WIRE_VERSION;
+		w.val[1] = sizeof(w);
+		add_wire(rf, &w);
+		return true;
+	}
+	if (!itrace_tail_next(rf->tail, &r, &cpu, waiting))
+		return false;
+	lost = itrace_tail_take_lost(rf->tail);
+	if (lost) {
+		w.kind = ITRACE_WIRE_LOST;
+		w.nval = 1;
+		w.val[0] = lost;
+		add_wire(rf, &w);
+	}
+	w.seq = r.seq;
+	w.from = r.from;
+	w.to = r.to;
+	w.ns = r.ns;
+	memcpy(w.val, r.val, sizeof(w.val));
+	w.pid = r.pid;
+	w.cpu = cpu;
+	w.kind = r.kind;
+	w.nval = r.nval;
+	add_wire(rf, &w);
+	return true;
+}
+
+/*
+ * Append what comes next to rf->text, which has room for two lines (or
+ * two records); false if nothing is there.
+ */
+static bool refill(struct rd_file *rf, bool *waiting)
+{
+	if (rf->merge)
+		return log_refill(rf);
+	if (rf->wire)
+		return records_refill(rf, waiting);
+	return stream_refill(rf, waiting);
+}
+
 /*
  * Copy what is there until @count bytes or nothing more, a batch of lines
  * at a time (formatted while there is room for two more and @count wants
@@ -174,9 +246,7 @@ static ssize_t drain(struct rd_file *rf, char __user *ubuf, size_t count,
 			rf->off = 0;
 			rf->len = 0;
 			while (rf->len + 2 * ITRACE_LINE_MAX <= sizeof(rf->text) &&
-			       rf->len < count - copied &&
-			       (rf->merge ? log_refill(rf) :
-					    stream_refill(rf, waiting)))
+			       rf->len < count - copied && refill(rf, waiting))
 				;
 			if (!rf->len)
 				break;
@@ -236,12 +306,17 @@ static ssize_t stream_read(struct file *file, char __user *ubuf,
 
 static int log_open(struct inode *inode, struct file *file)
 {
-	return rd_open(inode, file, false);
+	return rd_open(inode, file, false, false);
 }
 
 static int tail_open(struct inode *inode, struct file *file)
 {
-	return rd_open(inode, file, true);
+	return rd_open(inode, file, true, false);
+}
+
+static int records_open(struct inode *inode, struct file *file)
+{
+	return rd_open(inode, file, true, true);
 }
 
 const struct file_operations itrace_log_fops = {
@@ -254,6 +329,13 @@ const struct file_operations itrace_log_fops = {
 const struct file_operations itrace_stream_fops = {
 	.owner = THIS_MODULE,
 	.open = tail_open,
+	.release = rd_release,
+	.read = stream_read,
+};
+
+const struct file_operations itrace_records_fops = {
+	.owner = THIS_MODULE,
+	.open = records_open,
 	.release = rd_release,
 	.read = stream_read,
 };
