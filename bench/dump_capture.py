@@ -9,13 +9,16 @@ returns between the functions of PROG and libc (nm's function symbols),
 each from a call site a few bytes into the caller to the callee's start,
 and back; ADDRS distinct call sites in all, as a branch log of a real
 program repeats a few thousand addresses. Prints the number of distinct
-addresses on stderr.
+addresses on stderr. OUT is written as version 1 (every record a
+line, as older captures are) and OUT.v3 as version 3 (binary blocks, as
+`itrace-dump capture` writes them now), the same records.
 
 usage: dump_capture.py PROG N ADDRS OUT
 """
 import os
 import random
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -35,6 +38,10 @@ def funcs(path):
                          capture_output=True, text=True).stdout
     return sorted({int(f[0], 16) for f in (l.split() for l in out.splitlines())
                    if len(f) == 3 and f[1] in 'Tt' and int(f[0], 16)})
+
+
+# records a block, as a capture's read of 1 MiB gives them
+BLOCK = 16384
 
 
 def main():
@@ -66,18 +73,31 @@ def main():
     rnd = random.Random(1)
     sites = [(rnd.choice(targets) + rnd.randrange(4, 64), rnd.choice(targets))
              for _ in range(addrs // 3)]
+    recs = []
+    for i in range(n // 2):
+        site, to = sites[rnd.randrange(len(sites))]
+        recs.append((len(recs) + 1, i & 1, 'call', site, to))
+        recs.append((len(recs) + 1, i & 1, 'ret', to + 8, site + 5))
+    head = 'task %d tgid %d seq 0 comm tp_calls\n' % (task, task) + \
+        '\n'.join(lines) + '\n'
     with open(out, 'w') as f:
-        f.write('itrace-capture 1 arch x86_64\n')
-        f.write('task %d tgid %d seq 0 comm tp_calls\n' % (task, task))
-        f.write('\n'.join(lines) + '\n')
-        seq = 0
-        for i in range(n // 2):
-            site, to = sites[rnd.randrange(len(sites))]
-            f.write('%d %d %d call 0x%x 0x%x\n' % (seq + 1, i & 1, task, site, to))
-            f.write('%d %d %d ret 0x%x 0x%x\n' % (seq + 2, i & 1, task, to + 8,
-                                                  site + 5))
-            seq += 2
-        f.write('end records %d lost 0\n' % seq)
+        f.write('itrace-capture 1 arch x86_64\n' + head)
+        for seq, cpu, kind, a, b in recs:
+            f.write('%d %d %d %s 0x%x 0x%x\n' % (seq, cpu, task, kind, a, b))
+        f.write('end records %d lost 0\n' % len(recs))
+    # the same records as `itrace-dump capture` writes them: version 3,
+    # binary blocks (kdb-itrace/lib/wire.h; kinds call 4, ret 5), a
+    # time of 100 ns a record
+    with open(out + '.v3', 'wb') as f:
+        f.write(('itrace-capture 3 arch x86_64\n' + head).encode())
+        for i in range(0, len(recs), BLOCK):
+            blk = recs[i:i + BLOCK]
+            f.write(b'records %d\n' % len(blk))
+            f.write(b''.join(struct.pack('<7QIHBB', seq, a, b, seq * 100,
+                                         0, 0, 0, task, cpu,
+                                         4 if kind == 'call' else 5, 0)
+                             for seq, cpu, kind, a, b in blk))
+        f.write(b'end records %d lost 0\n' % len(recs))
     distinct = {a for s, t in sites for a in (s, t, t + 8, s + 5)}
     print(len(distinct), file=sys.stderr)
 

@@ -407,6 +407,66 @@ def check_v3(tool, tmp, v2):
               'script, calls, chrome and folded read it as they read that')
 
 
+def check_names_libdwfl(tool, tmp):
+    """Names as libdwfl's own lookup gives them: a capture of one record
+    at every 4th byte of the inl program's .text and every 61st of libc's
+    (its symbols as elfutils finds them here, debug files included);
+    script must name each address with the function eu-addr2line -S
+    names it with (an alias at the same start counts as the same), and
+    leave unknown exactly those it leaves unknown."""
+    import re
+    libc = next(l.split()[2] for l in out_of('ldd', '/bin/true').splitlines()
+                if 'libc.so' in l)
+    files = [(os.path.join(tmp, 'inl'), 4, 0x400000),
+             (libc, 61, 0x7f0000000000)]
+    cap = os.path.join(tmp, 'names.capture')
+    addrs, seq = [], 0
+    with open(cap, 'w') as f:
+        f.write(HEAD + 'task 5 tgid 5 seq 0 comm names\n')
+        for path, step, base in files:
+            text = re.search(r'\.text +PROGBITS +([0-9a-f]+) [0-9a-f]+ '
+                             r'([0-9a-f]+)', out_of('readelf', '-SW', path))
+            lo, n = int(text.group(1), 16), int(text.group(2), 16)
+            bid = re.search(r'Build ID: (\S+)',
+                            out_of('readelf', '-n', path)).group(1)
+            size = os.path.getsize(path)
+            f.write('map 5 %x-%x r-xp 00000000 %s %s\n' % (
+                base, base + (size + 0xfff & ~0xfff), bid, path))
+            addrs.append((path, base, list(range(lo, lo + n, step))))
+        for path, base, vs in addrs:
+            for v in vs:
+                seq += 1
+                f.write('%d 0 5 insn 0x%x 0x%x\n' % (seq, base + v, base + v))
+        f.write('end records %d lost 0\n' % seq)
+    rc, out, err = run(tool, ['script', cap])
+    ours = [l.split(' => ')[0].rsplit(' (', 1)[0].split()[-1]
+            for l in out.decode().splitlines()]
+    bad, named, i = [], 0, 0
+    for path, base, vs in addrs:
+        theirs = out_of('eu-addr2line', '-S', '-e', path,
+                        *['0x%x' % v for v in vs]).splitlines()[0::2]
+        for v, t in zip(vs, theirs):
+            o = ours[i] if i < len(ours) else '?'
+            i += 1
+            # eu-addr2line: 'f' at a start, 'f+0x4' past it, '()+0x..'
+            # or '??' where no symbol covers the address
+            to = None if t.startswith(('(', '??')) else \
+                t.rsplit('+', 1)[1] if '+0x' in t else '0x0'
+            oo = o.rsplit('+', 1)[1] if '+0x' in o else None
+            named += oo is not None
+            if to != oo:
+                bad.append('%s 0x%x: %s, libdwfl %s' % (
+                    os.path.basename(path), v, o, t))
+    if rc or len(ours) != seq or bad:
+        fail('names: exit %d, %d lines for %d records, %d of them named '
+             'otherwise than libdwfl names them: %s' % (
+                 rc, len(ours), seq, len(bad), bad[:5]))
+    else:
+        print('PASS dump: names of %d addresses (inl and libc) as libdwfl\'s '
+              'own lookup gives them (%d named, the rest unknown to both)' %
+              (seq, named))
+
+
 def main():
     tool, good = sys.argv[1:]
     with tempfile.TemporaryDirectory() as tmp:
@@ -456,6 +516,7 @@ def main():
         check_inlines(tool, tmp)
         check_escapes(tool, tmp)
         check_v3(tool, tmp, check_values(tool, tmp))
+        check_names_libdwfl(tool, tmp)
     return 1 if FAILED else 0
 
 

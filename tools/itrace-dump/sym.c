@@ -4,7 +4,10 @@
  * mappings one Dwfl session, reported from the take's map lines as a
  * /proc/PID/maps text (dwfl_linux_proc_maps_report: the offset-0
  * mapping of each file is what places it), the files opened under
- * --symfs and checked against the capture's build-id. Results are
+ * --symfs and checked against the capture's build-id. Function names
+ * come from each module's symbol table as libdwfl finds it (the file's,
+ * or its separate debug file's), read once into a table sorted by
+ * address (module_syms) and looked up by libdwfl's own rule. Results are
  * cached per (session, address): a branch log repeats few addresses.
  */
 #include <dwarf.h>
@@ -302,6 +305,180 @@ static bool cache_grow(void)
 	return true;
 }
 
+/*
+ * A module's code symbols, sorted by address, looked up as libdwfl's
+ * dwfl_module_addrinfo() does: the sized symbol that covers the
+ * address and starts nearest below it; else the sizeless one at the
+ * nearest start below it, if it lies in the address's section. Built
+ * once per module: libdwfl walks its whole table at every lookup.
+ */
+struct dsym {
+	uint64_t addr;
+	uint64_t end;		/* sized: addr + size; else its section's end */
+	uint32_t name;		/* into names */
+	uint8_t sized;
+	uint8_t rank;		/* binding: 0 global, 1 weak, 2 local */
+};
+
+struct mod_syms {
+	Dwfl_Module *mod;
+	struct dsym *syms;
+	size_t nr, cap;
+	char *names;
+	size_t names_len, names_cap;
+	uint64_t max_size;	/* of a sized symbol: how far back to look */
+};
+
+static struct mod_syms **mods;
+static size_t nr_mods;
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct dsym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+/* @name up to its version ("@GLIBC_2.2.5") into @ms's names; or -1 */
+static int64_t add_name(struct mod_syms *ms, const char *name)
+{
+	size_t n = strcspn(name, "@"), at = ms->names_len;
+	char *nn;
+
+	if (at + n + 1 > ms->names_cap) {
+		ms->names_cap = (at + n + 1) * 2;
+		nn = realloc(ms->names, ms->names_cap);
+		if (!nn || ms->names_cap > UINT32_MAX)
+			return -1;
+		ms->names = nn;
+	}
+	memcpy(ms->names + at, name, n);
+	ms->names[at + n] = '\0';
+	ms->names_len += n + 1;
+	return at;
+}
+
+/* the end of section @shndx of @elf, at its load address, or 0 */
+static uint64_t section_end(Elf *elf, GElf_Word shndx, Dwarf_Addr bias)
+{
+	Elf_Scn *scn = elf ? elf_getscn(elf, shndx) : NULL;
+	GElf_Shdr sh;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || !sh.sh_addr)
+		return 0;
+	return sh.sh_addr + bias + sh.sh_size;
+}
+
+/* Symbol @i of @m into @ms if it names code; false when memory ran out. */
+static bool take_sym(struct mod_syms *ms, Dwfl_Module *m, int i)
+{
+	GElf_Sym es;
+	GElf_Addr a;
+	GElf_Word shndx;
+	Dwarf_Addr bias;
+	Elf *elf;
+	const char *name = dwfl_module_getsym_info(m, i, &es, &a, &shndx, &elf,
+						   &bias);
+	int type = GELF_ST_TYPE(es.st_info), bind = GELF_ST_BIND(es.st_info);
+	struct dsym d = { .addr = a }, *n;
+	int64_t at;
+
+	if (!name || !*name || *name == '$' || shndx == SHN_UNDEF ||
+	    shndx == SHN_ABS || !a ||
+	    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE))
+		return true;
+	d.sized = es.st_size != 0;
+	d.end = d.sized ? a + es.st_size : section_end(elf, shndx, bias);
+	if (d.end <= a)
+		return true;
+	d.rank = bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2;
+	if (ms->nr == ms->cap) {
+		ms->cap = ms->cap ? ms->cap * 2 : 1024;
+		n = realloc(ms->syms, ms->cap * sizeof(*n));
+		if (!n)
+			return false;
+		ms->syms = n;
+	}
+	at = add_name(ms, name);
+	if (at < 0)
+		return false;
+	d.name = at;
+	if (d.sized && es.st_size > ms->max_size)
+		ms->max_size = es.st_size;
+	ms->syms[ms->nr++] = d;
+	return true;
+}
+
+/* @m's table, read at its first lookup; NULL when memory ran out */
+static struct mod_syms *module_syms(Dwfl_Module *m)
+{
+	struct mod_syms *ms, **nm;
+	size_t i;
+	int n;
+
+	for (i = 0; i < nr_mods; i++)
+		if (mods[i]->mod == m)
+			return mods[i];
+	nm = realloc(mods, (nr_mods + 1) * sizeof(*nm));
+	if (!nm)
+		return NULL;
+	mods = nm;
+	ms = calloc(1, sizeof(*ms));
+	if (!ms)
+		return NULL;
+	mods[nr_mods++] = ms;
+	ms->mod = m;
+	n = dwfl_module_getsymtab(m);
+	for (i = 1; n > 0 && i < (size_t)n; i++)
+		if (!take_sym(ms, m, i))
+			break;
+	if (ms->nr)
+		qsort(ms->syms, ms->nr, sizeof(*ms->syms), by_addr);
+	return ms;
+}
+
+/* The symbol naming @addr in @ms (the rule above), or NULL. */
+static const struct dsym *module_sym_at(const struct mod_syms *ms,
+					uint64_t addr)
+{
+	const struct dsym *best = NULL, *s;
+	size_t lo = 0, hi = ms ? ms->nr : 0, j;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ms->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	/* back from the nearest start: the first sized cover starts
+	 * nearest (ranks sort aliases at one start, best first)
+	 */
+	for (j = lo; j > 0; j--) {
+		s = &ms->syms[j - 1];
+		if (best ? s->addr != best->addr :
+			   s->addr + ms->max_size <= addr)
+			break;
+		if (s->sized && addr < s->end && (!best || s->rank < best->rank))
+			best = s;
+	}
+	if (best)
+		return best;
+	for (j = lo; j > 0 && ms->syms[j - 1].addr == ms->syms[lo - 1].addr; j--) {
+		s = &ms->syms[j - 1];
+		if (!s->sized && addr < s->end && (!best || s->rank <= best->rank))
+			best = s;
+	}
+	return best;
+}
+
 /* The file of entry @idx of the CU's file table, or NULL. */
 static const char *cu_file(Dwarf_Die *cu, Dwarf_Word idx)
 {
@@ -387,23 +564,21 @@ static char *srcline(Dwfl_Module *m, uint64_t addr)
 static void resolve(Dwfl *d, uint64_t addr, struct sym *s)
 {
 	Dwfl_Module *m = d ? dwfl_addrmodule(d, addr) : NULL;
-	const char *fn = NULL, *dso = NULL;
-	GElf_Off off = 0;
-	GElf_Sym es;
+	const struct mod_syms *ms = m ? module_syms(m) : NULL;
+	const struct dsym *fs = module_sym_at(ms, addr);
+	const char *fn = fs ? ms->names + fs->name : NULL, *dso = NULL;
+	uint64_t off = fs ? addr - fs->addr : 0;
 	char *name;
 
-	if (m) {
+	if (m)
 		dso = dwfl_module_info(m, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-		fn = dwfl_module_addrinfo(m, addr, &off, &es, NULL, NULL, NULL);
-	}
 	/* the module's name lives as long as the session */
 	s->dso = dso ? dso : "[unknown]";
-	if (fn && asprintf(&name, "%.*s+0x%" PRIx64, (int)strcspn(fn, "@"), fn,
-			   (uint64_t)off) >= 0) {
+	/* (names are kept without their version: perf shows them bare) */
+	if (fn && asprintf(&name, "%s+0x%" PRIx64, fn, off) >= 0) {
 		s->name = name;
-		/* .dynsym names carry their version: perf shows them bare */
-		s->func = strndup(fn, strcspn(fn, "@"));
-		s->func_start = addr - off;
+		s->func = strdup(fn);
+		s->func_start = fs->addr;
 	} else {
 		s->name = "[unknown]";
 	}
@@ -473,6 +648,14 @@ void sym_exit(void)
 		}
 		free(b);
 	}
+	for (i = 0; i < nr_mods; i++) {
+		free(mods[i]->syms);
+		free(mods[i]->names);
+		free(mods[i]);
+	}
+	free(mods);
+	mods = NULL;
+	nr_mods = 0;
 	for (i = 0; i < nr_sessions; i++)
 		dwfl_end(sessions[i]);
 	free(sessions);
