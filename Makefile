@@ -2,7 +2,8 @@
 # kdb-itrace top-level wrapper. The module itself is built by Kbuild.
 #
 #   make                 module for the project's own test kernel, and
-#                        tools/itrace-dump (needs libdw-dev) and
+#                        tools/itrace-dump (needs libdw-dev and
+#                        libcapstone-dev) and
 #                        tools/itrace (the shell's itrace command)
 #   make tools           the two tools alone
 #   make KDIR=/path      module for your kernel's build dir

@@ -8,7 +8,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/qemu/lib.sh"
 
-need_pkgs build-essential binutils busybox-static gcc-powerpc64le-linux-gnu libdw-dev \
+need_pkgs build-essential binutils busybox-static gcc-powerpc64le-linux-gnu libdw-dev libcapstone-dev \
 	libc6-dev-ppc64el-cross
 b="$top/tests/host/build"
 mkdir -p "$b"
@@ -133,7 +133,7 @@ dump_input() {
 	local src
 	read -ra src < <(make -s -C "$top/tools/itrace-dump" list-src)
 	if ! (cd "$top/tools/itrace-dump" && gcc "${cflags[@]}" -D_GNU_SOURCE \
-		-o "$b/itrace-dump" "${src[@]}" "$lib" -ldw -lelf) >"$b/itrace-dump.build.log" 2>&1; then
+		-o "$b/itrace-dump" "${src[@]}" "$lib" -ldw -lelf -lcapstone) >"$b/itrace-dump.build.log" 2>&1; then
 		echo "FAIL host itrace-dump: does not build"
 		sed 's/^/    /' "$b/itrace-dump.build.log" | head -20
 		return

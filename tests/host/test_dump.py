@@ -139,7 +139,7 @@ BAD = [
 USAGE = [
     (['script'], 'no capture file named'),
     (['script', 'a', 'b'], 'one capture file, not 2'),
-    (['script', '-F', '+ip', 'x'], "+srcline, +time, +syscall or +args (comma-separated), not '+ip'"),
+    (['script', '-F', '+ip', 'x'], "+args, +insn or +disasm (comma-separated), not '+ip'"),
     (['script', '-F', '+time,', 'x'], "(comma-separated), not ''"),
     (['script', '-D', '2', 'x'], '-D: a depth of 1 or more, for calls'),
     (['calls', '-D', '0', 'x'], '-D: a depth of 1 or more, for calls'),
@@ -234,6 +234,36 @@ def check_inlines(tool, tmp):
         print('PASS dump: -F +srcline at the %d instructions of work(): '
               'work+OFF as nm places it, the chain of places addr2line -i '
               'gives (%d inside inlined functions)' % (len(addrs), chained))
+    check_code(tool, cap, prog, addrs)
+
+
+def check_code(tool, cap, prog, addrs):
+    """script -F +insn,+disasm of the records at work()'s instructions:
+    each line's bytes and instruction are objdump -d -M intel's there
+    (mnemonic and operands' words: capstone writes "dword ptr [rbp -
+    4]" where objdump has "DWORD PTR [rbp-0x4]", so only the mnemonic
+    is compared), the file read at the capture's path."""
+    import re
+    rc, out, err = run(tool, ['script', '-F', '+insn,+disasm', cap])
+    dis = {}
+    for l in out_of('objdump', '-d', '-w', '-M', 'intel', prog).splitlines():
+        m = re.match(r'^ *([0-9a-f]+):\t([0-9a-f ]+?)\s*\t(\S+)', l)
+        if m:
+            dis[int(m.group(1), 16)] = (m.group(2), m.group(3))
+    bad = []
+    lines = out.decode().splitlines()
+    for a, line in zip(addrs, lines):
+        b, mn = dis.get(a, (None, None))
+        m = re.search(r' ilen: (\d+) insn: ([0-9a-f ]+)  (\S+)', line)
+        if not m or m.group(2) != b or m.group(3) != mn or \
+                int(m.group(1)) != len(b.split()):
+            bad.append('0x%x: %r, objdump %s %s' % (a, line[-60:], b, mn))
+    if rc or err or bad or len(lines) != len(addrs):
+        fail('insn: exit %d, stderr %r, %d lines, %s' % (rc, err, len(lines),
+                                                        bad[:3]))
+    else:
+        print('PASS dump: -F +insn,+disasm at the %d instructions of work(): '
+              'the bytes, length and mnemonic objdump -d shows' % len(addrs))
 
 
 def escape(name):

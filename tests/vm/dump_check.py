@@ -17,7 +17,10 @@ the capture's map lines name. For every record:
   chrome    valid JSON; per thread every slice inside its parent, as
             many slices as calls, a name for each process and thread;
   folded    one stack per record (the counts add up to the records),
-            each starting with its thread's name.
+            each starting with its thread's name;
+  -F +insn,+disasm  at each record's from address the bytes objdump -d
+            shows there and its mnemonic (ALIASES, NEWER: where
+            capstone 4 and objdump name one instruction differently).
 The capture is version 3 (binary record blocks); TEXT, the guest's
 `itrace-dump text` of it, must be what the host's makes of it, byte for
 byte, and gives the records the checks expect.
@@ -445,6 +448,87 @@ def check_text(tool, cap, text):
               sum(1 for l in want.splitlines() if l[:1].isdigit()))
 
 
+# objdump's extended mnemonics that capstone 4 spells by the base
+# instruction (or its prefix away), as (objdump, capstone)
+ALIASES = {('data16', 'nop'), ('srdi', 'rldicl'), ('sldi', 'rldicr'),
+           ('clrrdi', 'rldicr'), ('clrldi', 'rldicl'), ('rotldi', 'rldicl'),
+           ('clrrwi', 'rlwinm'), ('clrlwi', 'rlwinm'), ('slwi', 'rlwinm'),
+           ('srwi', 'rlwinm'), ('rotlwi', 'rlwinm'), ('mftb', 'mfspr'),
+           ('bcl', 'bdnzl'), ('cntlzw', 'cntlz')}
+# POWER ISA 3.0 and 3.1 instructions capstone 4 (Debian 12's) does not
+# decode: "(unknown)"
+NEWER = {'lxv', 'stxv', 'lxvx', 'stxvx', 'lxsd', 'stxsd', 'lxssp', 'stxssp',
+         'vctzlsbb', 'vclzlsbb', 'scv', 'darn', 'addpcis', 'cnttzd', 'cnttzw',
+         'cmpeqb', 'setb', 'maddld', 'maddhd', 'maddhdu', 'modsd', 'modud',
+         'modsw', 'moduw', 'extswsli', 'lxvb16x', 'stxvb16x', 'xxbrd',
+         'xxbrw', 'mtvsrdd', 'mfvsrld', 'vcmpnezb.', 'vcmpneb.', 'lxvl',
+         'lxvll', 'stxvl', 'stxvll', 'xxspltib', 'brh', 'brw', 'brd', 'pld',
+         'pstd', 'paddi', 'plwz', 'pla', 'setbc', 'setbcr', 'setnbc'}
+
+
+def objdump(path, vaddrs, arch):
+    """{vaddr: (bytes, mnemonic)} of the instructions objdump -d finds
+    from the least of @vaddrs to the greatest (Intel syntax on x86)"""
+    args = [TOOLS + 'objdump', '-d', '-w', '--start-address=0x%x' %
+            min(vaddrs), '--stop-address=0x%x' % (max(vaddrs) + 16), path]
+    if arch == 'x86_64':
+        args[2:2] = ['-M', 'intel']
+    out = {}
+    for line in subprocess.run(args, capture_output=True, text=True,
+                               check=True).stdout.splitlines():
+        m = re.match(r'^ *([0-9a-f]+):\t([0-9a-f ]+?)\s*(?:\t(.*))?$', line)
+        if m:
+            out[int(m.group(1), 16)] = (m.group(2).split(),
+                                        (m.group(3) or '?').split()[0])
+    return out
+
+
+def check_code(tool, fs, cap, names, recs, arch):
+    """script -F +insn,+disasm: at every record's from address, the
+    bytes objdump -d shows there, exactly, and its mnemonic (capstone's
+    text), but for ALIASES and, on POWER, the NEWER instructions
+    capstone 4 does not know"""
+    rc, out, err = run(tool, 'script', '-F', '+insn,+disasm', '--symfs', fs,
+                       cap)
+    lines = out.splitlines()
+    need = {}
+    for r in recs:
+        w = names.where(r[2], r[4])
+        if w and w[0] in names.images:
+            need.setdefault(w[0], set()).add(
+                names.images[w[0]].vaddr(w[1]))
+    dis = {p: objdump(names.hosts[p], vs, arch) for p, vs in need.items()}
+    bad, alias, newer, n = [], 0, 0, 0
+    for r, line in zip(recs, lines):
+        w = names.where(r[2], r[4])
+        m = re.search(r' ilen: (\d+)(?: insn: ([0-9a-f ]+?))?  (\S+)', line)
+        if not w or w[0] not in dis:
+            continue
+        n += 1
+        ob, om = dis[w[0]].get(names.images[w[0]].vaddr(w[1]), (None, None))
+        cb = m.group(2).split() if m and m.group(2) else []
+        cm = m.group(3) if m else None
+        if ob != cb or not m or int(m.group(1)) != len(cb):
+            bad.append('#%d bytes %s, objdump %s' % (r[0], cb, ob))
+        elif cm == om:
+            pass
+        elif (om, cm) in ALIASES:
+            alias += 1
+        elif arch == 'ppc64le' and cm == '(unknown)' and om in NEWER:
+            newer += 1
+        else:
+            bad.append('#%d %s, objdump %s' % (r[0], cm, om))
+    if rc or err.strip() or len(lines) != len(recs) or bad or n < 1000:
+        fail('insn/disasm: exit %d, %d lines for %d records (%d in files), '
+             '%d differ from objdump: %s' % (rc, len(lines), len(recs), n,
+                                              len(bad), bad[:5]))
+    else:
+        print('PASS script -F +insn,+disasm: the %d records\' from '
+              'instructions, the bytes objdump -d shows, the same mnemonic '
+              '(%d an alias of it, %d POWER9/10 ones capstone 4 does not '
+              'know)' % (n, alias, newer))
+
+
 def check_changed(tool, tmp, cap, names):
     progs = sorted(os.path.basename(p) for p in names.hosts
                    if p.startswith('/bin/'))
@@ -485,6 +569,7 @@ def main():
     try:
         fs = symfs(tmp, names)
         check_script(tool, fs, cap, names, recs, progs)
+        check_code(tool, fs, cap, names, recs, arch)
         n = check_calls(tool, fs, cap, names, recs,
                         calls_check.CALL_LEN[arch])
         check_chrome(tool, fs, cap, names, n)

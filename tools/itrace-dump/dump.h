@@ -101,6 +101,11 @@ struct sym {
 				 * else name, else "0x5581e8a5f1c0" */
 	char *text;		/* script's "name (dso)", made at first use */
 	size_t text_len;
+	/* code.c's, at first use: the instruction at the address */
+	uint8_t code[16];
+	uint8_t code_len;	/* 0: its bytes are not known */
+	bool code_done;
+	char *disasm;		/* "call 0x401136", or NULL */
 };
 
 struct sym_opts {
@@ -121,7 +126,16 @@ struct out_opts {
 	bool time;		/* script: -F +time */
 	bool syscall;		/* script: -F +syscall */
 	bool args;		/* script: -F +args */
+	bool insn;		/* script: -F +insn */
+	bool disasm;		/* script: -F +disasm */
 };
+
+/* code.c: the instruction at an address, from the captured files */
+void code_of(struct capture *c, struct take *t, uint64_t addr,
+	     const struct sym *s, bool disasm);
+void code_exit(void);
+/* sym.c: the checked file a mapping names, for its bytes; -1: none */
+int sym_code_file(const struct map *m, int *elf_class);
 
 int out_script(struct capture *c, const struct out_opts *o, FILE *f);
 int out_calls(struct capture *c, const struct out_opts *o, FILE *f);

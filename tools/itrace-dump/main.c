@@ -21,7 +21,8 @@
 static void usage(FILE *f)
 {
 	fputs("usage: itrace-dump capture [-o FILE] [-t SECONDS] [-c RECORDS] [PID...]\n"
-	      "       itrace-dump [script] [-F +srcline,+time,+syscall,+args] [COMMON] CAPTURE\n"
+	      "       itrace-dump [script] [-F +srcline,+time,+syscall,+args,+insn,+disasm]\n"
+	      "                   [COMMON] CAPTURE\n"
 	      "       itrace-dump calls [-F FUNC] [-D DEPTH] [COMMON] CAPTURE\n"
 	      "       itrace-dump chrome [COMMON] CAPTURE\n"
 	      "       itrace-dump folded [COMMON] CAPTURE\n"
@@ -31,7 +32,8 @@ static void usage(FILE *f)
 	      "  script    one line per record, perf script's branch form (default);\n"
 	      "            -F +time: the record's time (s.ns, CLOCK_MONOTONIC),\n"
 	      "            +syscall: a system call's number and return value,\n"
-	      "            +args: a call's arguments and a return's value (on ... args N)\n"
+	      "            +args: a call's arguments and a return's value (on ... args N),\n"
+	      "            +insn: the bytes of the instruction at from, +disasm: its text\n"
 	      "  calls     a call tree per thread, uftrace replay's form, f(args) = value\n"
 	      "            where the capture has them\n"
 	      "  chrome    Chrome trace-event JSON (Perfetto UI, chrome://tracing)\n"
@@ -123,7 +125,7 @@ static int parse_view(const char *w, enum view *v)
 	return -1;
 }
 
-/* script's -F: a comma list of +srcline, +time, +syscall, +args */
+/* script's -F: a comma list of +srcline, +time, +syscall, +args, +insn, +disasm */
 static int parse_script_f(struct args *a, const char *arg)
 {
 	const char *w = arg, *comma;
@@ -141,8 +143,12 @@ static int parse_script_f(struct args *a, const char *arg)
 			a->o.syscall = true;
 		} else if (n == 5 && !strncmp(w, "+args", n)) {
 			a->o.args = true;
+		} else if (n == 5 && !strncmp(w, "+insn", n)) {
+			a->o.insn = true;
+		} else if (n == 7 && !strncmp(w, "+disasm", n)) {
+			a->o.disasm = true;
 		} else {
-			fprintf(stderr, "itrace-dump script: -F: +srcline, +time, +syscall or +args (comma-separated), not '%.*s'\n",
+			fprintf(stderr, "itrace-dump script: -F: +srcline, +time, +syscall, +args, +insn or +disasm (comma-separated), not '%.*s'\n",
 				(int)n, w);
 			return -1;
 		}
@@ -258,6 +264,7 @@ int main(int argc, char **argv)
 			strerror(errno));
 	if (a.out && fclose(f))
 		rc = -1;
+	code_exit();
 	sym_exit();
 	capture_free(&c);
 	/* text is mapped or allocated: the exit frees either */

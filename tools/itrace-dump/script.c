@@ -88,6 +88,37 @@ static void values(struct obuf *b, const struct out_opts *o,
 	ob_str(b, t);
 }
 
+/*
+ * -F +insn: " ilen: 5 insn: e8 cd fe ff ff" (perf script's words), and
+ * -F +disasm: "  call 0x401136": the instruction at the record's from
+ * address, as the file that maps it has it ("ilen: 0" and "(unknown)"
+ * where no file does).
+ */
+static void code_cols(struct obuf *b, const struct out_opts *o,
+		      struct capture *c, struct take *t, const struct rec *r,
+		      const struct sym *from)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned int i;
+
+	code_of(c, t, r->from, from, o->disasm);
+	if (o->insn) {
+		ob_str(b, " ilen: ");
+		ob_u64(b, from->code_len, 0);
+		if (from->code_len)
+			ob_str(b, " insn:");
+		for (i = 0; i < from->code_len; i++) {
+			ob_ch(b, ' ');
+			ob_ch(b, hex[from->code[i] >> 4]);
+			ob_ch(b, hex[from->code[i] & 15]);
+		}
+	}
+	if (o->disasm) {
+		ob_str(b, "  ");
+		ob_str(b, from->disasm ? from->disasm : "(unknown)");
+	}
+}
+
 int out_script(struct capture *c, const struct out_opts *o, FILE *f)
 {
 	struct obuf b;
@@ -115,6 +146,8 @@ int out_script(struct capture *c, const struct out_opts *o, FILE *f)
 		ob_str(&b, " => ");
 		addr(&b, to, r->to);
 		values(&b, o, r);
+		if (o->insn || o->disasm)
+			code_cols(&b, o, c, t, r, from);
 		ob_ch(&b, '\n');
 		if (o->srcline)
 			srclines(&b, from, to);

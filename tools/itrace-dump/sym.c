@@ -107,22 +107,19 @@ static bool same_build_id(Elf *elf, const char *want)
 }
 
 /*
- * libdwfl's find_elf: the mapping's path under --symfs, if unchanged.
- * @modname is the path as the capture has it, escaped; the file opened
- * is the one it names (messages keep the escaped form).
+ * The file a mapping's path names (@modname, as the capture has it,
+ * escaped), under --symfs, if it is the ELF file the capture saw (its
+ * build-id, @want, when the capture has one). Its fd and *@elfp, or -1
+ * after naming the file once on stderr. Messages keep the escaped form.
  */
-static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
-		    Dwarf_Addr base, char **file_name, Elf **elfp)
+static int open_checked(const char *modname, const char *want,
+			char **file_name, Elf **elfp)
 {
-	const char *want = capture_build_id(modname);
 	const char *symfs = opts->symfs ? opts->symfs : "";
 	char path[4096], file[4096], name[4096];
 	Elf *elf;
 	int fd;
 
-	(void)mod;
-	(void)userdata;
-	(void)base;
 	*elfp = NULL;
 	if (strlen(modname) >= sizeof(name) ||
 	    snprintf(path, sizeof(path), "%s%s", symfs, modname) >= (int)sizeof(path))
@@ -151,6 +148,60 @@ fail:
 		elf_end(elf);
 	close(fd);
 	return -1;
+}
+
+/* libdwfl's find_elf: the mapping's path under --symfs, if unchanged */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+		    Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	(void)mod;
+	(void)userdata;
+	(void)base;
+	return open_checked(modname, capture_build_id(modname), file_name, elfp);
+}
+
+/* files code_file() opened: each path once */
+struct code_file {
+	const char *modname;	/* the capture's */
+	int fd;			/* -1: not there, or not the capture's */
+	int elf_class;		/* ELFCLASS32, ELFCLASS64 */
+};
+
+static struct code_file *code_files;
+static size_t nr_code_files;
+
+/*
+ * An fd on the file @m names, checked as libdwfl's are (the same
+ * messages, once), for reading instruction bytes; -1 if none.
+ */
+int sym_code_file(const struct map *m, int *elf_class)
+{
+	struct code_file *n;
+	char *file = NULL;
+	Elf *elf;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < nr_code_files; i++)
+		if (code_files[i].modname == m->path ||
+		    !strcmp(code_files[i].modname, m->path)) {
+			*elf_class = code_files[i].elf_class;
+			return code_files[i].fd;
+		}
+	n = realloc(code_files, (nr_code_files + 1) * sizeof(*n));
+	if (!n)
+		return -1;
+	code_files = n;
+	fd = open_checked(m->path, m->build_id, &file, &elf);
+	free(file);
+	n = &code_files[nr_code_files++];
+	n->modname = m->path;
+	n->fd = fd;
+	n->elf_class = elf ? gelf_getclass(elf) : ELFCLASSNONE;
+	if (elf)
+		elf_end(elf);
+	*elf_class = n->elf_class;
+	return fd;
 }
 
 static const Dwfl_Callbacks callbacks = {
@@ -644,10 +695,17 @@ void sym_exit(void)
 				free((char *)s->name);
 			free((char *)s->func);
 			free((char *)s->srcline);
+			free(s->disasm);
 			free(s->text);
 		}
 		free(b);
 	}
+	for (i = 0; i < nr_code_files; i++)
+		if (code_files[i].fd >= 0)
+			close(code_files[i].fd);
+	free(code_files);
+	code_files = NULL;
+	nr_code_files = 0;
 	for (i = 0; i < nr_mods; i++) {
 		free(mods[i]->syms);
 		free(mods[i]->names);
