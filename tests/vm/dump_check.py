@@ -171,10 +171,11 @@ class Names:
             if names != {'[unknown]'} else {'0x%x' % addr}
 
 
-def symfs(tmp, names, skip=(), swap=None):
+def symfs(tmp, names, skip=(), swap=None, strip=None):
     """A --symfs tree of links to the host's copies, at the guest's
     paths; files named in skip left out, swap=(name, file) puts another
-    file at name's path."""
+    file at name's path; with strip=DIR the programs (/bin) are stripped
+    copies instead, their debug information in DIR/NAME.debug."""
     root = tempfile.mkdtemp(dir=tmp)
     for path, host in names.hosts.items():
         base = os.path.basename(path)
@@ -182,6 +183,13 @@ def symfs(tmp, names, skip=(), swap=None):
             continue
         dst = root + path
         os.makedirs(os.path.dirname(dst), exist_ok=True)
+        if strip and path.startswith('/bin/'):
+            dbg = os.path.join(strip, base + '.debug')
+            subprocess.run([TOOLS + 'objcopy', '--only-keep-debug', host,
+                            dbg], check=True)
+            subprocess.run([TOOLS + 'objcopy', '--strip-all', host, dst],
+                           check=True)
+            continue
         os.symlink(swap[1] if swap and base == swap[0] else host, dst)
     return root
 
@@ -529,6 +537,79 @@ def check_code(tool, fs, cap, names, recs, arch):
               'know)' % (n, alias, newer))
 
 
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(('127.0.0.1', 0))
+        return s.getsockname()[1]
+
+
+def check_debuginfod(tool, tmp, fs, cap, names):
+    """Stripped programs (objcopy --strip-all: no symbols, no DWARF),
+    their debug files served by a local debuginfod (Debian's package):
+    with DEBUGINFOD_URLS naming it, script -F +srcline must print what
+    it prints with the unstripped files, line for line; without, the
+    programs' addresses print [unknown]."""
+    import time
+    srv = tempfile.mkdtemp(dir=tmp)
+    sfs = symfs(tmp, names, strip=srv)
+    port = free_port()
+    env = dict(os.environ, DEBUGINFOD_URLS='http://127.0.0.1:%d' % port,
+               DEBUGINFOD_CACHE_PATH=os.path.join(tmp, 'dcache'),
+               DEBUGINFOD_TIMEOUT='10')
+    log = open(os.path.join(tmp, 'debuginfod.log'), 'w')
+    d = subprocess.Popen(['debuginfod', '-F', '-p', str(port), '-d',
+                          os.path.join(tmp, 'dbgi.sqlite'), srv],
+                         stdout=log, stderr=subprocess.STDOUT)
+    try:
+        bids = set()
+        for path in names.hosts:
+            if path.startswith('/bin/'):
+                out = subprocess.run([TOOLS + 'readelf', '-n',
+                                      names.hosts[path]],
+                                     capture_output=True, text=True).stdout
+                bids.add(re.search(r'Build ID: (\S+)', out).group(1))
+        # indexed yet? (the server scans its directory after starting;
+        # each probe its own client cache: the client remembers a miss)
+        for _ in range(100):
+            probe = dict(env, DEBUGINFOD_CACHE_PATH=tempfile.mkdtemp(dir=tmp))
+            got = [subprocess.run(['debuginfod-find', 'debuginfo', b],
+                                  env=probe, capture_output=True).returncode
+                   for b in bids]
+            if not any(got):
+                break
+            time.sleep(0.2)
+        want = run(tool, 'script', '-F', '+srcline', '--symfs', fs, cap)
+        p = subprocess.run([tool, 'script', '-F', '+srcline', '--symfs', sfs,
+                            cap], env=env, capture_output=True, text=True)
+        plain = dict(os.environ)
+        plain.pop('DEBUGINFOD_URLS', None)
+        q = subprocess.run([tool, 'script', '--symfs', sfs, cap], env=plain,
+                           capture_output=True, text=True)
+    finally:
+        d.terminate()
+        d.wait()
+        log.close()
+    progs = [l for l in q.stdout.splitlines() if '(/bin/' in l]
+    raw = all(re.search(r'\[unknown\] \(/bin/', l) for l in progs)
+    if p.returncode or p.stdout != want[1] or not want[1] or q.returncode \
+            or not progs or not raw or any(got):
+        fail('debuginfod: exit %d, %s the unstripped output (%d of %d lines '
+             'differ); without it: exit %d, %d lines of the programs, all '
+             '[unknown]: %s; debuginfod-find: %s; stderr %r' % (
+                 p.returncode, 'same as' if p.stdout == want[1] else 'not',
+                 sum(a != b for a, b in zip(p.stdout.splitlines(),
+                                            want[1].splitlines())),
+                 len(want[1].splitlines()), q.returncode, len(progs), raw,
+                 got, p.stderr[:300]))
+    else:
+        print('PASS debuginfod: stripped programs, their debug files from a '
+              'local debuginfod (%d build-ids): script -F +srcline prints '
+              'what the unstripped files give, all %d lines; without '
+              'DEBUGINFOD_URLS their addresses print [unknown]' %
+              (len(bids), len(want[1].splitlines())))
+
+
 def check_changed(tool, tmp, cap, names):
     progs = sorted(os.path.basename(p) for p in names.hosts
                    if p.startswith('/bin/'))
@@ -575,6 +656,7 @@ def main():
         check_chrome(tool, fs, cap, names, n)
         check_folded(tool, fs, cap, names, recs)
         check_changed(tool, tmp, cap, names)
+        check_debuginfod(tool, tmp, fs, cap, names)
         if html:
             check_viewer(tool, fs, cap, names, html, tmp)
     finally:
