@@ -42,7 +42,7 @@ case "${ITRACE_NO_MODULE:-0}" in
 *) die "ITRACE_NO_MODULE must be 0 or 1" ;;
 esac
 
-need_pkgs build-essential binutils "$QEMU_PKG" expect python3 libdw-dev libcapstone-dev elfutils debuginfod pkg-config
+need_pkgs build-essential binutils "$QEMU_PKG" expect python3 libdw-dev libcapstone-dev elfutils debuginfod gdb gdb-multiarch pkg-config
 # Cross toolchain and the target libc for the static test programs.
 [ "$ITRACE_ARCH" != ppc64le ] ||
 	need_pkgs gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross

@@ -148,6 +148,9 @@ USAGE = [
     (['capture', '-c', 'x'], "-c: want a record count above 0, not 'x'"),
     (['capture', 'abc'], "'abc' is not a pid"),
     (['text'], 'usage: itrace-dump text'),
+    (['gdb'], 'usage: itrace-dump gdb'),
+    (['gdb', 'a', 'x'], "'x' is not a thread id"),
+    (['gdb', 'a', '1', '2'], 'usage: itrace-dump gdb'),
     (['text', 'a', 'b'], 'usage: itrace-dump text'),
 ]
 

@@ -537,6 +537,117 @@ def check_code(tool, fs, cap, names, recs, arch):
               'know)' % (n, alias, newer))
 
 
+GDB = {'x86_64': 'gdb', 'ppc64le': 'gdb-multiarch'}
+
+
+def collapse(names):
+    out = []
+    for n in names:
+        if not out or out[-1] != n:
+            out.append(n)
+    return out
+
+
+def gdb_run(tool, fs, cap, pid, arch, more):
+    cmds = ['set sysroot ' + fs, 'set pagination off',
+            'target remote | %s gdb --symfs %s %s %d' % (tool, fs, cap, pid),
+            'info record', 'record function-call-history /c 1,1000000',
+            'record instruction-history /m', 'reverse-stepi', 'print/x $pc'] \
+        + more
+    args = [GDB[arch], '-batch', '-nx']
+    for c in cmds:
+        args += ['-ex', c]
+    p = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout + p.stderr
+
+
+def check_gdb(tool, fs, cap, names, recs, arch):
+    """gdb (Debian's 13; gdb-multiarch for ppc64le) on `itrace-dump gdb`,
+    each thread of the capture: info record counts the thread's records
+    whose instruction a file holds, and each block of the trace that
+    starts where no file holds the code (the vDSO) as a gap, which gdb
+    numbers as two instructions; its
+    function-call-history goes through the program's functions in the
+    order the records do (nm's names; every other function, and gaps,
+    one '*'); instruction-history ends with the last ten records' from
+    addresses; reverse-stepi goes to the last
+    record's from; on x86_64, for the static program, reverse-finish to
+    the call that entered the function it is in (gdb's btrace knows
+    calls and returns on x86 alone)."""
+    for pid in sorted({r[2] for r in recs}):
+        mine = [r for r in recs if r[2] == pid]
+        prog = names.takes[pid][2][0][3]
+        # the program's FUNC symbols (gdb names no linker stub)
+        own = {x[2] for x in names.images[prog].funcs}
+        static = all(m[3] == prog for m in names.takes[pid][2])
+        def held(a):
+            w = names.where(pid, a)
+            return bool(w and w[0] in names.images)
+        # the stub's blocks (gdb.c): each starts at the first record's
+        # from or at a branch's target; one no file holds is a gap
+        starts = [mine[0][4]] + [r[5] for r in mine
+                                 if r[3] not in ('insn', 'jcc-nt', 'syscall',
+                                                 'int')]
+        gaps = sum(1 for a in starts if not held(a))
+        nheld = sum(1 for r in mine if held(r[4]))
+        more = []
+        back = None
+        if arch == 'x86_64' and static:
+            depth = 0
+            for r in reversed(mine):
+                if r[3] == 'ret':
+                    depth += 1
+                elif r[3] in ('call', 'icall'):
+                    if not depth:
+                        back = r[4]
+                        break
+                    depth -= 1
+            more = ['reverse-finish', 'print/x $pc']
+        rc, out = gdb_run(tool, fs, cap, pid, arch, more)
+        bad = []
+        m = re.search(r'Recorded (\d+) instructions in (\d+) functions '
+                      r'\((\d+) gaps\) for thread 1 \(Thread %d\)' % pid,
+                      out)
+        if not m or int(m.group(1)) != nheld + 2 * gaps or \
+                int(m.group(3)) != gaps:
+            bad.append('info record: %s, want %d instructions, %d gaps' %
+                       (m.group(0) if m else None, nheld + 2 * gaps, gaps))
+        hist = re.findall(r'^\d+\t *(\S+)$', out, re.M)
+        want = collapse([min(names.func(pid, r[4])).split('+')[0]
+                         if names.where(pid, r[4]) and
+                         names.where(pid, r[4])[0] == prog else '*'
+                         for r in mine])
+        want = collapse([w if w in own else '*' for w in want])
+        got = collapse([h if h in own else '*' for h in hist])
+        if got != want:
+            i = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b),
+                     min(len(got), len(want)))
+            bad.append('function-call-history: from segment %d %s, want %s' %
+                       (i, got[i:i + 6], want[i:i + 6]))
+        insns = [int(a, 16) for a in re.findall(
+            r'^\d+\t +(0x[0-9a-f]+)', out, re.M)]
+        if insns != [r[4] for r in mine[-10:]]:
+            bad.append('instruction-history: %s, want %s' % (
+                [hex(a) for a in insns], [hex(r[4]) for r in mine[-10:]]))
+        pcs = [int(a, 16) for a in re.findall(r'^\$\d+ = (0x[0-9a-f]+)',
+                                              out, re.M)]
+        if pcs[:1] != [mine[-1][4]]:
+            bad.append('reverse-stepi: pc %s, want 0x%x' % (
+                [hex(a) for a in pcs], mine[-1][4]))
+        if more and (back is None or pcs[1:2] != [back]):
+            bad.append('reverse-finish: pc %s, want %s' % (
+                [hex(a) for a in pcs[1:]], back and hex(back)))
+        if rc or bad:
+            fail('gdb, thread %d: exit %d, %s' % (pid, rc, '; '.join(bad)))
+        else:
+            print('PASS gdb, thread %d (%s): info record %s instructions, '
+                  '%d function segments in the records\' order, '
+                  'instruction-history and reverse-stepi at the records\' '
+                  'addresses%s' % (pid, os.path.basename(prog), m.group(1),
+                                   len(hist), ', reverse-finish to the '
+                                   'call at 0x%x' % back if more else ''))
+
+
 def free_port():
     import socket
     with socket.socket() as s:
@@ -657,6 +768,7 @@ def main():
         check_folded(tool, fs, cap, names, recs)
         check_changed(tool, tmp, cap, names)
         check_debuginfod(tool, tmp, fs, cap, names)
+        check_gdb(tool, fs, cap, names, recs, arch)
         if html:
             check_viewer(tool, fs, cap, names, html, tmp)
     finally:

@@ -150,6 +150,8 @@ int read_whole(int fd, char **text, size_t *len);
 int read_all(const char *name, char **text, size_t *len);
 /* text.c */
 int text_main(int argc, char **argv);
+/* gdb.c */
+int gdb_main(int argc, char **argv, struct sym_opts *so);
 
 /* obuf.c: a fast output buffer */
 struct obuf {

@@ -27,6 +27,7 @@ static void usage(FILE *f)
 	      "       itrace-dump chrome [COMMON] CAPTURE\n"
 	      "       itrace-dump folded [COMMON] CAPTURE\n"
 	      "       itrace-dump text [-o FILE] CAPTURE\n"
+	      "       itrace-dump gdb [--symfs DIR] CAPTURE [TID]\n"
 	      "  capture   on the traced machine: drain kdb-itrace's records and\n"
 	      "            the traced tasks' mappings into a capture file\n"
 	      "  script    one line per record, perf script's branch form (default);\n"
@@ -39,6 +40,8 @@ static void usage(FILE *f)
 	      "  chrome    Chrome trace-event JSON (Perfetto UI, chrome://tracing)\n"
 	      "  folded    collapsed stacks for flame graphs\n"
 	      "  text      the capture with its records as text lines (grep, awk)\n"
+	      "  gdb       a gdb remote stub serving a thread's records as branch\n"
+	      "            trace: target remote | itrace-dump gdb CAPTURE TID\n"
 	      "COMMON: -o FILE (output; default standard output),\n"
 	      "        --symfs DIR (look up the capture's files under DIR)\n"
 	      "CAPTURE: a file `itrace-dump capture` wrote, or - for standard input\n"
@@ -238,6 +241,8 @@ int main(int argc, char **argv)
 		return drain_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "text"))
 		return text_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "gdb"))
+		return gdb_main(argc - 1, argv + 1, &a.s);
 	if (parse_args(&a, argc, argv))
 		return 2;
 	if (read_all(a.in, &text, &len))
