@@ -87,7 +87,17 @@ static bool classify_at(struct itrace_slot *s, unsigned long ip,
 	if ((w >> 26) == 1 &&
 	    !itrace_ppc_text_word(s, ip + 4, before_run, &next))
 		return false;
-	return !itrace_ppc_classify(w, next, d);
+	if (itrace_ppc_classify(w, next, d))
+		return false;
+	/*
+	 * What ran, for log -i: the words as they lie in memory (little
+	 * endian: w first). Not before it runs: a uprobe's trap may stand
+	 * there, and the next trap notes the same address.
+	 */
+	if (!before_run)
+		itrace_code_note(&s->code, ip, w | (u64)next << 32, 0,
+				 (w >> 26) == 1 ? 8 : 4);
+	return true;
 }
 
 static bool is_branch(const struct itrace_ppc_insn *d)

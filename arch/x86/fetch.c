@@ -6,12 +6,15 @@
  * decoder memo (insn_cache.h); it replaced a 15-byte copy_from_user_nmi()
  * and a full decode per trap, which cost as much again as the bare trap
  * (make bench, docs/BENCH.md). An instruction within 16 bytes of an
- * unreadable page takes the byte copy and the plain decoder.
+ * unreadable page takes the byte copy and the plain decoder. What was
+ * decoded is noted in the slot's code memo (lib/codememo.h: the
+ * console's `log -i` shows it), when the caller gives one.
  */
 #include <linux/errno.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
+#include "lib/codememo.h"
 #include "lib/insn_cache.h"
 #include "x86.h"
 
@@ -30,16 +33,22 @@ void itrace_x86_fetch_exit(void)
 	dcache = NULL;
 }
 
-static noinline bool decode_short(unsigned long ip, enum itrace_x86_mode mode,
+static noinline bool decode_short(struct itrace_code_memo *memo,
+				  unsigned long ip, enum itrace_x86_mode mode,
 				  struct itrace_x86_insn *d)
 {
-	u8 buf[ITRACE_X86_MAX_INSN];
+	u64 w[2] = { 0, 0 };
+	u8 *buf = (u8 *)w;
 	unsigned long left;
 
-	left = copy_from_user_nmi(buf, (const void __user *)ip, sizeof(buf));
-	if (left >= sizeof(buf))
+	left = copy_from_user_nmi(buf, (const void __user *)ip,
+				  ITRACE_X86_MAX_INSN);
+	if (left >= ITRACE_X86_MAX_INSN ||
+	    itrace_x86_decode(buf, ITRACE_X86_MAX_INSN - left, mode, d))
 		return false;
-	return !itrace_x86_decode(buf, sizeof(buf) - left, mode, d);
+	if (memo)
+		itrace_code_note(memo, ip, w[0], w[1], d->len);
+	return true;
 }
 
 /*
@@ -47,7 +56,8 @@ static noinline bool decode_short(unsigned long ip, enum itrace_x86_mode mode,
  * (no buffer: the kernel's automatic zeroing of stack variables would
  * cost more than the loads).
  */
-bool itrace_x86_decode_user(struct pt_regs *regs, unsigned long ip,
+bool itrace_x86_decode_user(struct itrace_code_memo *memo,
+			    struct pt_regs *regs, unsigned long ip,
 			    struct itrace_x86_insn *d)
 {
 	enum itrace_x86_mode mode = user_64bit_mode(regs) ?
@@ -62,11 +72,14 @@ bool itrace_x86_decode_user(struct pt_regs *regs, unsigned long ip,
 	unsafe_get_user(w1, p + 1, fault);
 	user_access_end();
 	pagefault_enable();
-	return !itrace_x86_decode_cached(this_cpu_ptr(dcache), ip, w0, w1,
-					 mode, d);
+	if (itrace_x86_decode_cached(this_cpu_ptr(dcache), ip, w0, w1, mode, d))
+		return false;
+	if (memo)
+		itrace_code_note(memo, ip, w0, w1, d->len);
+	return true;
 fault:
 	user_access_end();
 short_read:
 	pagefault_enable();
-	return decode_short(ip, mode, d);
+	return decode_short(memo, ip, mode, d);
 }

@@ -243,7 +243,7 @@ static void utf_ran(struct itrace_arch_slot *a, struct pt_regs *regs,
 	}
 	next = ip + d->len;
 	syscall_r11(regs, ip, utf);
-	if (regs->ip != next && itrace_x86_decode_user(regs, next, &n) &&
+	if (regs->ip != next && itrace_x86_decode_user(NULL, regs, next, &n) &&
 	    regs->ip == next + n.len)
 		utf_apply(a, regs, &n, utf);
 }
@@ -260,7 +260,7 @@ static bool sigret_trap(struct itrace_arch_slot *a, struct pt_regs *regs)
 
 	a->utf = utf;
 	sigret_unpin(a);
-	if (itrace_x86_decode_user(regs, a->sigret_resume, &n))
+	if (itrace_x86_decode_user(NULL, regs, a->sigret_resume, &n))
 		utf_ran(a, regs, a->sigret_resume, &n, utf);
 	return utf;
 }

@@ -116,7 +116,7 @@ static noinline void log_syscalls(struct itrace_slot *s, struct pt_regs *regs,
 		if (to == from + d->len)	/* restarted, or a signal came in */
 			return;
 		from += d->len;
-		if (!itrace_x86_decode_user(regs, from, &n))
+		if (!itrace_x86_decode_user(&s->code, regs, from, &n))
 			break;
 		d = &n;
 	}
@@ -148,7 +148,7 @@ static noinline void log_step(struct itrace_slot *s, struct pt_regs *regs,
 {
 	struct itrace_x86_insn d;
 
-	if (itrace_x86_decode_user(regs, from, &d))
+	if (itrace_x86_decode_user(&s->code, regs, from, &d))
 		log_decoded(s, regs, from, to, &d);
 	else
 		itrace_emit(s, ITRACE_K_ASYNC, from, to);
@@ -166,7 +166,8 @@ static void log_line(struct itrace_slot *s, struct pt_regs *regs,
 	struct itrace_x86_insn d;
 	unsigned int n;
 
-	for (n = 0; n < BTF_SCAN_MAX && itrace_x86_decode_user(regs, from, &d);
+	for (n = 0; n < BTF_SCAN_MAX &&
+	     itrace_x86_decode_user(&s->code, regs, from, &d);
 	     n++) {
 		if ((d.kind != ITRACE_K_INSN && d.kind != ITRACE_K_SYSCALL) ||
 		    from + d.len == to || from == to)
@@ -305,7 +306,8 @@ static const struct itrace_x86_insn *stepped(struct itrace_slot *s,
 					     struct pt_regs *regs)
 {
 	if (s->arch.btf || s->arch.line ||
-	    !itrace_x86_decode_user(regs, s->prev_ip, &s->arch.insn))
+	    !itrace_x86_decode_user(&s->code, regs, s->prev_ip,
+				    &s->arch.insn))
 		return NULL;
 	return &s->arch.insn;
 }

@@ -14,10 +14,13 @@ bool itrace_x86_want_btf(const struct itrace_slot *s);
 void itrace_x86_set_btf(bool on);
 
 struct itrace_x86_insn;
+struct itrace_code_memo;
 struct pt_regs;
 int itrace_x86_fetch_init(void);
 void itrace_x86_fetch_exit(void);
-bool itrace_x86_decode_user(struct pt_regs *regs, unsigned long ip,
+/* @memo: where to note the bytes decoded (the slot's), or NULL */
+bool itrace_x86_decode_user(struct itrace_code_memo *memo,
+			    struct pt_regs *regs, unsigned long ip,
 			    struct itrace_x86_insn *d);
 
 /* sigframe.c: the program's own TF */

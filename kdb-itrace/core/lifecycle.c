@@ -79,6 +79,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	if ((s->flags & ITRACE_F_EXEC) && !READ_ONCE(itrace_shutdown) &&
 	    itrace_state_exec(&s->state)) {
 		s->gen++;
+		itrace_code_forget(&s->code);
 		/* the old image's records no longer count as the slot's */
 		s->gen_records = s->records;
 		/* a non-leader thread that execs takes over the leader's pid */

@@ -13,6 +13,7 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 #include "arch.h"
+#include "lib/codememo.h"
 #include "lib/parse.h"
 #include "lib/ring.h"
 #include "lib/shadow.h"
@@ -92,6 +93,8 @@ struct itrace_slot {
 	/* system calls that returned, their records not made yet */
 	struct itrace_sysret sysret[ITRACE_SYSRETS];
 	u32 sysret_head, sysret_tail;
+	/* the bytes of what it ran, noted by its traps (log -i) */
+	struct itrace_code_memo code;
 };
 
 /* Why a slot's kept ring stopped taking records (keep.c). */
@@ -136,6 +139,8 @@ static inline bool itrace_take_flag(bool *flag)
 struct itrace_slot *itrace_slot_of(struct task_struct *p);
 unsigned int itrace_slots_free(void);
 const struct itrace_symmap *itrace_slot_map(const struct itrace_rec *r);
+unsigned int itrace_rec_code(const struct itrace_rec *r,
+			     u8 out[ITRACE_CODE_MAX]);
 /* The `on` options @s was armed with (followed tasks inherit them). */
 void itrace_slot_opts(const struct itrace_slot *s, struct itrace_on_opts *o);
 /* "func" or "start" if @r starts a trigger's invocation, else NULL */

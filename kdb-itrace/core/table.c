@@ -158,6 +158,7 @@ struct itrace_slot *itrace_slot_claim(void)
 		}
 		atomic_inc(&itrace_nr_live);
 		s->gen++;
+		itrace_code_forget(&s->code);
 		s->steps = 0;
 		s->records = 0;
 		s->gen_records = 0;
@@ -238,6 +239,32 @@ const struct itrace_symmap *itrace_slot_map(const struct itrace_rec *r)
 		return NULL;
 	s = &itrace_slots[r->slot];
 	return s->gen == r->gen ? &s->map : NULL;
+}
+
+/*
+ * The bytes of the instruction at @r's from address, as its task's traps
+ * noted them (lib/codememo.h), into @out; how many, 0 if not known (the
+ * slot moved on to another task or program, or the entry was taken by
+ * another address). Any context.
+ */
+unsigned int itrace_rec_code(const struct itrace_rec *r,
+			     u8 out[ITRACE_CODE_MAX])
+{
+	struct itrace_slot *s;
+	unsigned int n;
+
+	if (r->slot >= itrace_nr_slots)
+		return 0;
+	s = &itrace_slots[r->slot];
+	if (READ_ONCE(s->gen) != r->gen)
+		return 0;
+	n = itrace_code_find(&s->code, r->from, out);
+	/*
+	 * A claim or exec meanwhile (a live reader): gen moves before the
+	 * new program's first note (the fill's smp_wmb() orders it).
+	 */
+	smp_rmb();
+	return READ_ONCE(s->gen) == r->gen ? n : 0;
 }
 
 const char *itrace_state_name(int state)

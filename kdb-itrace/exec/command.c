@@ -247,6 +247,33 @@ static void entry_line(const struct itrace_rec *r, struct itrace_ctx *ctx)
 	     where);
 }
 
+/*
+ * log -i: @line (a record's, ending in a newline) with the bytes of the
+ * instruction at its from address after it, "?" where its task's traps
+ * did not keep them (lib/codememo.h).
+ */
+static void line_bytes(const char *line, const struct itrace_rec *r,
+		       struct itrace_ctx *ctx)
+{
+	static const char hex[] = "0123456789abcdef";
+	char text[3 * ITRACE_CODE_MAX + 1];
+	u8 b[ITRACE_CODE_MAX];
+	unsigned int n = itrace_rec_code(r, b), i;
+	size_t len = strlen(line);
+
+	if (len && line[len - 1] == '\n')
+		len--;
+	for (i = 0; i < n; i++) {
+		text[3 * i] = ' ';
+		text[3 * i + 1] = hex[b[i] >> 4];
+		text[3 * i + 2] = hex[b[i] & 15];
+	}
+	text[3 * n] = '\0';
+	/* two pieces: a line and the bytes may pass one output piece */
+	outf(ctx, "%.*s", (int)len, line);
+	outf(ctx, "  insn:%s\n", n ? text : " ?");
+}
+
 static void cmd_log(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 {
 	struct itrace_merge *m = ctx->merge;
@@ -308,7 +335,10 @@ static void cmd_log(const struct itrace_cmd *cmd, struct itrace_ctx *ctx)
 		/* each invocation of a trigger on its own (raw: records only) */
 		if (!cmd->raw)
 			entry_line(&r, ctx);
-		outf(ctx, "%s", line);
+		if (cmd->insn)
+			line_bytes(line, &r, ctx);
+		else
+			outf(ctx, "%s", line);
 		if (!ctx->stopped)
 			cond_resched();
 	}

@@ -37,8 +37,9 @@ const char *const itrace_help_lines[] = {
 	"                              a frozen history: let it go",
 	"itrace off comm <name>        stop watching for <name>, and stop tracing every task of that name",
 	"itrace status                 traced tasks, modes, step/record/drop counts",
-	"itrace log [-n N] [-r] [pid]  last N records (default 100, 0 = all), merged over CPUs, of <pid> (a tid or a process);",
-	"                              -r: raw 'seq cpu tid kind 0xfrom 0xto'",
+	"itrace log [-n N] [-r|-i] [pid]",
+	"                              last N records (default 100, 0 = all), merged over CPUs, of <pid> (a tid or a process);",
+	"                              -r: raw 'seq cpu tid kind 0xfrom 0xto', -i: each one's instruction bytes",
 	"itrace calls [-n N] [pid]     the call tree of one thread from its log: last N calls (default 100, 0 = all)",
 	"itrace stack <pid>            its call stack now (kept live while traced), innermost first",
 	"itrace top [-n N] [pid]       the functions the log's records come from, the call sites and branches",
@@ -563,11 +564,11 @@ static int parse_off(int argc, const char *const *argv,
 }
 
 /*
- * log [-n N] [-r] [pid], calls [-n N] [pid] and top [-n N] [pid] (@raw_ok:
- * -r allowed); -n's default is @n.
+ * log [-n N] [-r|-i] [pid], calls [-n N] [pid] and top [-n N] [pid]
+ * (@log: -r and -i allowed); -n's default is @n.
  */
 static int parse_log(int argc, const char *const *argv,
-		     struct itrace_cmd *cmd, bool raw_ok, u32 n, char *err,
+		     struct itrace_cmd *cmd, bool log, u32 n, char *err,
 		     size_t errlen)
 {
 	const char *sub = argv[0];
@@ -578,8 +579,12 @@ static int parse_log(int argc, const char *const *argv,
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (raw_ok && !strcmp(a, "-r")) {
+		if (log && !strcmp(a, "-r")) {
 			cmd->raw = true;
+			continue;
+		}
+		if (log && !strcmp(a, "-i")) {
+			cmd->insn = true;
 			continue;
 		}
 		if (!strcmp(a, "-n")) {
@@ -598,7 +603,7 @@ static int parse_log(int argc, const char *const *argv,
 		}
 		if (a[0] == '-') {
 			snprintf(err, errlen, "itrace %s: unknown option '%s' (%s)",
-				 sub, a, raw_ok ? "-n N, -r" : "-n N");
+				 sub, a, log ? "-n N, -r, -i" : "-n N");
 			return -1;
 		}
 		if (have_pid)
@@ -606,6 +611,11 @@ static int parse_log(int argc, const char *const *argv,
 		if (parse_pid(sub, a, &cmd->pid, err, errlen))
 			return -1;
 		have_pid = true;
+	}
+	if (cmd->raw && cmd->insn) {
+		snprintf(err, errlen,
+			 "itrace log: -r or -i, not both (raw lines have no room for bytes)");
+		return -1;
 	}
 	return 0;
 }

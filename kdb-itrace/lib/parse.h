@@ -97,6 +97,7 @@ struct itrace_cmd {
 	struct itrace_on_opts on;	/* on */
 	u32 count;		/* log, calls: last N lines; top: rows; 0 = all */
 	bool raw;		/* log -r */
+	bool insn;		/* log -i */
 	/* on ... if: the condition's words (in argv), compiled by `on` */
 	int cond_argc;
 	const char *const *cond_argv;

@@ -140,13 +140,13 @@ static int words_log(const unsigned long a[ITRACE_XMON_ARGS],
 {
 	unsigned long pid = a[0], count = a[1], raw = a[2];
 
-	if (raw > 1) {
-		snprintf(err, errlen, "itrace: raw %#lx: 0 or 1", raw);
+	if (raw > 2) {
+		snprintf(err, errlen, "itrace: raw %#lx: 0, 1 (-r) or 2 (-i)", raw);
 		return -EINVAL;
 	}
 	add(w, "log");
 	if (raw)
-		add(w, "-r");
+		add(w, raw == 1 ? "-r" : "-i");
 	add_count_pid(w, count, pid);
 	return 0;
 }

@@ -47,6 +47,7 @@ unit test_format "$top/tests/host/test_format.c"
 unit test_out "$top/tests/host/test_out.c"
 unit test_calls "$top/tests/host/test_calls.c"
 unit test_shadow "$top/tests/host/test_shadow.c"
+unit test_codememo "$top/tests/host/test_codememo.c"
 unit test_xmon_words "$top/tests/host/test_xmon_words.c"
 # The decoder tests print summaries; turn them into PASS/FAIL lines.
 summaries() {

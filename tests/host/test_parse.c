@@ -187,7 +187,10 @@ static const struct bad_case bad_cases[] = {
 	{ "log -n", "itrace log: -n needs a count" },
 	{ "log -n x", "itrace log: bad count 'x'" },
 	{ "log -n -1", "itrace log: bad count '-1'" },
-	{ "log -x", "itrace log: unknown option '-x' (-n N, -r)" },
+	{ "log -x", "itrace log: unknown option '-x' (-n N, -r, -i)" },
+	{ "log -r -i", "itrace log: -r or -i, not both (raw lines have no room for bytes)" },
+	{ "log -i 5 -r", "itrace log: -r or -i, not both (raw lines have no room for bytes)" },
+	{ "calls -i", "itrace calls: unknown option '-i' (-n N)" },
 	{ "log 1 2", "itrace log: unexpected argument '2'" },
 	{ "log zz", "itrace log: bad pid 'zz'" },
 	{ "calls -r", "itrace calls: unknown option '-r' (-n N)" },
@@ -363,6 +366,12 @@ int main(void)
 		      cmd.raw == c->raw && cmd.on.flags == c->flags &&
 		      err[0] == '\0');
 	}
+	CHECK("log -i -n 5 42: bytes, not raw",
+	      !parse_line("log -i -n 5 42", &cmd, err, sizeof(err)) &&
+	      cmd.op == ITRACE_OP_LOG && cmd.insn && !cmd.raw &&
+	      cmd.count == 5 && cmd.pid == 42);
+	CHECK("log -r: no bytes",
+	      !parse_line("log -r", &cmd, err, sizeof(err)) && !cmd.insn);
 	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
 		const struct bad_case *c = &bad_cases[i];
 		int ret = parse_line(c->line, &cmd, err, sizeof(err));
@@ -408,7 +417,7 @@ int main(void)
 	}
 	for (i = 0; itrace_help_lines[i]; i++)
 		;
-	CHECK("help has the expected line count", i == 37);
+	CHECK("help has the expected line count", i == 38);
 	test_split();
 	test_on_options();
 	test_if_words();

@@ -31,6 +31,7 @@ static const struct line_case lines[] = {
 	{ ITRACE_XMON_OFF, { 0 }, "itrace off all", 1 },
 	{ ITRACE_XMON_LOG, { 0 }, "itrace log", 1 },
 	{ ITRACE_XMON_LOG, { 0x2a, 0x10, 1 }, "itrace log -r -n 16 42", 1 },
+	{ ITRACE_XMON_LOG, { 0x2a, 0x10, 2 }, "itrace log -i -n 16 42", 1 },
 	{ ITRACE_XMON_LOG, { 0, 0xffffffffUL }, "itrace log -n 0", 1 },
 	{ ITRACE_XMON_LOG, { 0, 0xffffffffffffffffUL, 1 }, "itrace log -r -n 0", 1 },
 	{ ITRACE_XMON_LOG, { 0, 0x12345678 }, "itrace log -n 305419896", 1 },
@@ -62,7 +63,7 @@ static const struct bad_case bads[] = {
 	  "itrace: flags 0x8: bits 1 threads, 2 follow, 4 follow-exec" },
 	{ ITRACE_XMON_ON, { 0x2a, 0, 0, 0x2000 },
 	  "itrace: kinds 0x2000: bits up to 0x1fff (itrace_xmon_help)" },
-	{ ITRACE_XMON_LOG, { 0x2a, 0, 2 }, "itrace: raw 0x2: 0 or 1" },
+	{ ITRACE_XMON_LOG, { 0x2a, 0, 3 }, "itrace: raw 0x3: 0, 1 (-r) or 2 (-i)" },
 };
 
 int main(void)

@@ -579,6 +579,9 @@ values_test() {
 values_test
 # the shell's itrace command (tools/itrace): the same on every kernel
 want_61 shell && vmtest shell
+# log -i: the trap path's code memo, both arches' fetch (x86 decode,
+# POWER classify); no kernel version shapes it
+want_61 insn_bytes && vmtest insn_bytes "$b/tp_loop"
 # a kernel oops in a traced task's system call, read at kdb's prompt
 # (panic=0: kgdb stops at an oops only without a panic timeout)
 want_61 oops && vmtest oops --append panic=0 "$b/tp_crash"

@@ -148,6 +148,7 @@ int drain_main(int argc, char **argv);
 int read_whole(int fd, char **text, size_t *len);
 /* main.c: a file (or - for standard input) whole, writable */
 int read_all(const char *name, char **text, size_t *len);
+int capture_load(const char *in, struct capture *c, char **orig, size_t *len);
 /* text.c */
 int text_main(int argc, char **argv);
 /* gdb.c */

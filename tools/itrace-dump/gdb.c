@@ -514,7 +514,7 @@ int gdb_main(int argc, char **argv, struct sym_opts *so)
 	};
 	struct stub s = { 0 };
 	struct capture c = { 0 };
-	char err[512], *text, *end;
+	char *end;
 	unsigned long tid = 0;
 	size_t len, i;
 	int ch;
@@ -542,13 +542,8 @@ int gdb_main(int argc, char **argv, struct sym_opts *so)
 			return 2;
 		}
 	}
-	if (read_all(argv[optind], &text, &len))
+	if (capture_load(argv[optind], &c, NULL, &len))
 		return 1;
-	c.name = argv[optind];
-	if (capture_parse(&c, text, len, err, sizeof(err))) {
-		fprintf(stderr, "itrace-dump: %s\n", err);
-		return 1;
-	}
 	if (!tid && c.nr_recs)
 		tid = c.recs[0].pid;
 	for (i = 0; i < c.nr_recs && c.recs[i].pid != tid; i++)

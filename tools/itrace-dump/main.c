@@ -88,6 +88,36 @@ int read_all(const char *name, char **text, size_t *len)
 	return 0;
 }
 
+/*
+ * The capture @in (a file, or - for standard input) read and parsed,
+ * its one line on stderr if it cannot be. With @orig, the file's bytes
+ * as read are kept there (the parse splits a copy); else it is parsed
+ * in place. 0, or -1.
+ */
+int capture_load(const char *in, struct capture *c, char **orig, size_t *len)
+{
+	char err[512], *text, *copy;
+
+	if (read_all(in, &text, len))
+		return -1;
+	copy = text;
+	if (orig) {
+		copy = malloc(*len + 1);
+		if (!copy) {
+			fprintf(stderr, "itrace-dump: out of memory\n");
+			return -1;
+		}
+		memcpy(copy, text, *len);
+		*orig = text;
+	}
+	c->name = strcmp(in, "-") ? in : "standard input";
+	if (capture_parse(c, copy, *len, err, sizeof(err))) {
+		fprintf(stderr, "itrace-dump: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 #ifdef ITRACE_DUMP_CAPTURE_ONLY
 
 int main(int argc, char **argv)
@@ -232,7 +262,6 @@ int main(int argc, char **argv)
 	};
 	struct capture c = { 0 };
 	struct args a = { 0 };
-	char err[512], *text;
 	FILE *f = stdout;
 	size_t len;
 	int rc;
@@ -245,13 +274,8 @@ int main(int argc, char **argv)
 		return gdb_main(argc - 1, argv + 1, &a.s);
 	if (parse_args(&a, argc, argv))
 		return 2;
-	if (read_all(a.in, &text, &len))
+	if (capture_load(a.in, &c, NULL, &len))
 		return 1;
-	c.name = strcmp(a.in, "-") ? a.in : "standard input";
-	if (capture_parse(&c, text, len, err, sizeof(err))) {
-		fprintf(stderr, "itrace-dump: %s\n", err);
-		return 1;
-	}
 	if (c.lost)
 		fprintf(stderr, "itrace-dump: %s: %zu records were lost while captured: the views have gaps\n",
 			c.name, c.lost);

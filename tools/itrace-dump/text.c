@@ -81,9 +81,9 @@ int text_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, *in;
+	const char *out = NULL;
 	struct capture c = { 0 };
-	char err[512], *text, *copy;
+	char *text;
 	FILE *f = stdout;
 	size_t len;
 	int ch, rc;
@@ -104,21 +104,9 @@ int text_main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	in = argv[optind];
-	if (read_all(in, &text, &len))
+	/* the reader splits its text in place: it parses a copy */
+	if (capture_load(argv[optind], &c, &text, &len))
 		return 1;
-	/* the reader splits its text in place: it gets a copy */
-	copy = malloc(len + 1);
-	if (!copy) {
-		fprintf(stderr, "itrace-dump: out of memory\n");
-		return 1;
-	}
-	memcpy(copy, text, len);
-	c.name = strcmp(in, "-") ? in : "standard input";
-	if (capture_parse(&c, copy, len, err, sizeof(err))) {
-		fprintf(stderr, "itrace-dump: %s\n", err);
-		return 1;
-	}
 	if (out && !(f = fopen(out, "w"))) {
 		fprintf(stderr, "itrace-dump: %s: %s\n", out, strerror(errno));
 		return 1;
@@ -131,7 +119,7 @@ int text_main(int argc, char **argv)
 	}
 	if (out && fclose(f))
 		rc = -1;
+	free(c.text);
 	capture_free(&c);
-	free(copy);
 	return rc ? 1 : 0;
 }

@@ -32,6 +32,9 @@ typedef int64_t s64;
 #define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
+#ifndef __always_inline		/* glibc's <sys/cdefs.h> has one */
+#define __always_inline		inline __attribute__((__always_inline__))
+#endif
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define ALIGN(x, a)		(((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
 #define container_of(p, type, member) \
