@@ -16,16 +16,32 @@
 #include "../../tools/itrace-dump/dump.h"
 #include "lib/kind.h"
 
+#define SYM(n, d, f, sl, fs, l) \
+	{ .name = n, .dso = d, .func = f, .srcline = sl, .func_start = fs, \
+	  .label = l }
 static struct sym syms[8] = {
-	{ "[unknown]", "[unknown]", NULL, NULL, 0, "0x10", NULL, 0 },
-	{ "main+0x0", "/bin/p", "main", "p.c:1", 0x1000, "main", NULL, 0 },
-	{ "f+0x4", "/bin/p", "f", NULL, 0x2000, "f+0x4", NULL, 0 },
-	{ "g\"q;+0x8", "/lib/l", "g\"q;", "l.c:9", 0x3000, "g\"q;", NULL, 0 },
-	{ "h+0x0", "/lib/l", "h", NULL, 0x4000, "h", NULL, 0 },
-	{ "[unknown]", "/lib/l", NULL, NULL, 0, "0x20", NULL, 0 },
-	{ "i+0x10", "/bin/p", "i", NULL, 0x5000, "i+0x10", NULL, 0 },
-	{ "j+0x0", "/bin/p", "j", "p.c:7", 0x6000, "j", NULL, 0 },
+	SYM("[unknown]", "[unknown]", NULL, NULL, 0, "0x10"),
+	SYM("main+0x0", "/bin/p", "main", "p.c:1", 0x1000, "main"),
+	SYM("f+0x4", "/bin/p", "f", NULL, 0x2000, "f+0x4"),
+	SYM("g\"q;+0x8", "/lib/l", "g\"q;", "l.c:9", 0x3000, "g\"q;"),
+	SYM("h+0x0", "/lib/l", "h", NULL, 0x4000, "h"),
+	SYM("[unknown]", "/lib/l", NULL, NULL, 0, "0x20"),
+	SYM("i+0x10", "/bin/p", "i", NULL, 0x5000, "i+0x10"),
+	SYM("j+0x0", "/bin/p", "j", "p.c:7", 0x6000, "j"),
 };
+
+/* script's -F +insn,+disasm: bytes of every length 0..16, no text */
+void code_of(struct capture *c, struct take *t, uint64_t addr,
+	     const struct sym *cs, bool disasm)
+{
+	struct sym *s = (struct sym *)cs;
+
+	(void)c;
+	(void)t;
+	(void)disasm;
+	s->code_len = addr % (sizeof(s->code) + 1);
+	memset(s->code, 0xa5, sizeof(s->code));
+}
 
 int sym_init(const struct sym_opts *o)
 {
@@ -99,6 +115,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.srcline = size & 1;
 		o.only_func = size & 2 ? "f+0x4" : NULL;
 		o.max_depth = size & 4 ? 2 : 0;
+		o.insn = size & 8;
+		o.disasm = size & 16;
 		FUZZ_ASSERT(!out_script(&c, &o, null));
 		FUZZ_ASSERT(!out_calls(&c, &o, null));
 		FUZZ_ASSERT(!out_folded(&c, &o, null));
