@@ -572,8 +572,11 @@ def check_gdb(tool, fs, cap, names, recs, arch):
     one '*'); instruction-history ends with the last ten records' from
     addresses; reverse-stepi goes to the last
     record's from; on x86_64, for the static program, reverse-finish to
-    the call that entered the function it is in (gdb's btrace knows
-    calls and returns on x86 alone)."""
+    the call that entered the function it is in, and the calls of its
+    function-call-history /c (a segment indented deeper than the one
+    before) the calls of itrace-dump's `calls` tree, kdb-itrace's own
+    walker, name for name and depth for depth (gdb's btrace knows calls
+    and returns on x86 alone)."""
     for pid in sorted({r[2] for r in recs}):
         mine = [r for r in recs if r[2] == pid]
         prog = names.takes[pid][2][0][3]
@@ -637,6 +640,20 @@ def check_gdb(tool, fs, cap, names, recs, arch):
         if more and (back is None or pcs[1:2] != [back]):
             bad.append('reverse-finish: pc %s, want %s' % (
                 [hex(a) for a in pcs[1:]], back and hex(back)))
+        ncalls = None
+        if more:
+            segs = [(len(i) // 2, n) for i, n in
+                    re.findall(r'^\d+\t( *)(\S+)$', out, re.M)]
+            gcalls = [b for a, b in zip(segs, segs[1:]) if b[0] > a[0]]
+            trc, tout, _ = run(tool, 'calls', '--symfs', fs, cap)
+            tcalls = [(d, n) for d, k, n in parse_calls(tout).get(pid, [])
+                      if k == 'call']
+            norm = [[(d - min(x[0] for x in c), n) for d, n in c]
+                    if c else [] for c in (gcalls, tcalls)]
+            ncalls = len(tcalls)
+            if trc or not tcalls or norm[0] != norm[1]:
+                bad.append('function-call-history /c calls %s, the calls '
+                           'tree\'s %s' % (norm[0][:8], norm[1][:8]))
         if rc or bad:
             fail('gdb, thread %d: exit %d, %s' % (pid, rc, '; '.join(bad)))
         else:
@@ -645,7 +662,9 @@ def check_gdb(tool, fs, cap, names, recs, arch):
                   'instruction-history and reverse-stepi at the records\' '
                   'addresses%s' % (pid, os.path.basename(prog), m.group(1),
                                    len(hist), ', reverse-finish to the '
-                                   'call at 0x%x' % back if more else ''))
+                                   'call at 0x%x, its %d calls those of the '
+                                   'calls tree' % (back, ncalls)
+                                   if more else ''))
 
 
 def free_port():
