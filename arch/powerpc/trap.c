@@ -81,11 +81,12 @@ static bool classify_at(struct itrace_slot *s, unsigned long ip,
 			bool before_run, struct itrace_ppc_insn *d)
 {
 	u32 w, next = 0;
+	bool prefixed;
 
 	if (!itrace_ppc_text_word(s, ip, before_run, &w))
 		return false;
-	if ((w >> 26) == 1 &&
-	    !itrace_ppc_text_word(s, ip + 4, before_run, &next))
+	prefixed = (w >> 26) == 1;
+	if (prefixed && !itrace_ppc_text_word(s, ip + 4, before_run, &next))
 		return false;
 	if (itrace_ppc_classify(w, next, d))
 		return false;
@@ -96,7 +97,7 @@ static bool classify_at(struct itrace_slot *s, unsigned long ip,
 	 */
 	if (!before_run)
 		itrace_code_note(&s->code, ip, w | (u64)next << 32, 0,
-				 (w >> 26) == 1 ? 8 : 4);
+				 prefixed ? 8 : 4);
 	return true;
 }
 

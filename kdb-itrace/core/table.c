@@ -231,14 +231,22 @@ const char *itrace_rec_entry(const struct itrace_rec *r, u64 prev_to)
 }
 
 /* The mappings to name @r's addresses with, if its slot still has them. */
-const struct itrace_symmap *itrace_slot_map(const struct itrace_rec *r)
+/* @r's slot, if it still holds the task (and program) @r is of */
+static struct itrace_slot *rec_slot(const struct itrace_rec *r)
 {
 	struct itrace_slot *s;
 
 	if (r->slot >= itrace_nr_slots)
 		return NULL;
 	s = &itrace_slots[r->slot];
-	return s->gen == r->gen ? &s->map : NULL;
+	return READ_ONCE(s->gen) == r->gen ? s : NULL;
+}
+
+const struct itrace_symmap *itrace_slot_map(const struct itrace_rec *r)
+{
+	struct itrace_slot *s = rec_slot(r);
+
+	return s ? &s->map : NULL;
 }
 
 /*
@@ -250,13 +258,10 @@ const struct itrace_symmap *itrace_slot_map(const struct itrace_rec *r)
 unsigned int itrace_rec_code(const struct itrace_rec *r,
 			     u8 out[ITRACE_CODE_MAX])
 {
-	struct itrace_slot *s;
+	struct itrace_slot *s = rec_slot(r);
 	unsigned int n;
 
-	if (r->slot >= itrace_nr_slots)
-		return 0;
-	s = &itrace_slots[r->slot];
-	if (READ_ONCE(s->gen) != r->gen)
+	if (!s)
 		return 0;
 	n = itrace_code_find(&s->code, r->from, out);
 	/*
@@ -264,7 +269,7 @@ unsigned int itrace_rec_code(const struct itrace_rec *r,
 	 * new program's first note (the fill's smp_wmb() orders it).
 	 */
 	smp_rmb();
-	return READ_ONCE(s->gen) == r->gen ? n : 0;
+	return rec_slot(r) ? n : 0;
 }
 
 const char *itrace_state_name(int state)

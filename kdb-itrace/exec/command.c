@@ -255,20 +255,14 @@ static void entry_line(const struct itrace_rec *r, struct itrace_ctx *ctx)
 static void line_bytes(const char *line, const struct itrace_rec *r,
 		       struct itrace_ctx *ctx)
 {
-	static const char hex[] = "0123456789abcdef";
 	char text[3 * ITRACE_CODE_MAX + 1];
 	u8 b[ITRACE_CODE_MAX];
-	unsigned int n = itrace_rec_code(r, b), i;
+	unsigned int n = itrace_rec_code(r, b);
 	size_t len = strlen(line);
 
 	if (len && line[len - 1] == '\n')
 		len--;
-	for (i = 0; i < n; i++) {
-		text[3 * i] = ' ';
-		text[3 * i + 1] = hex[b[i] >> 4];
-		text[3 * i + 2] = hex[b[i] & 15];
-	}
-	text[3 * n] = '\0';
+	itrace_format_bytes(text, sizeof(text), b, n);
 	/* two pieces: a line and the bytes may pass one output piece */
 	outf(ctx, "%.*s", (int)len, line);
 	outf(ctx, "  insn:%s\n", n ? text : " ?");

@@ -109,6 +109,24 @@ static char *put_num(char *p, u64 v, unsigned int base)
 	return p;
 }
 
+int itrace_format_bytes(char *buf, size_t len, const u8 *b, unsigned int n)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned int i;
+
+	if (!len)
+		return 0;
+	if (n > (len - 1) / 3)
+		n = (len - 1) / 3;
+	for (i = 0; i < n; i++) {
+		buf[3 * i] = ' ';
+		buf[3 * i + 1] = hex[b[i] >> 4];
+		buf[3 * i + 2] = hex[b[i] & 15];
+	}
+	buf[3 * n] = '\0';
+	return 3 * n;
+}
+
 /*
  * The raw line, as snprintf(buf, len, "%llu %u %u %s 0x%llx 0x%llx %llu"
  * and " 0x%llx" per value, "\n") writes it (same bytes, same return),

@@ -48,6 +48,12 @@ int itrace_format_func(char *buf, size_t len, const struct itrace_symmap *m,
  * clock, the values the record's nval (values.h). Symbolized: aligned
  * columns, addresses via @m (may be NULL), then the values' text.
  */
+/*
+ * " e8 5b ff": @n bytes in lower-case hex, each after a blank (the
+ * instruction bytes of `log -i` and itrace-dump's -F +insn), as many as
+ * fit @len with the NUL; the length written.
+ */
+int itrace_format_bytes(char *buf, size_t len, const u8 *b, unsigned int n);
 int itrace_format_raw(char *buf, size_t len, const struct itrace_rec *r,
 		      unsigned int cpu);
 int itrace_format_sym(char *buf, size_t len, const struct itrace_rec *r,

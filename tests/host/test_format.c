@@ -446,5 +446,20 @@ int main(void)
 		CHECK("format raw worst case fits", n < ITRACE_LINE_MAX);
 	}
 	raw_as_printf();
+	/* instruction bytes: " e8 5b ff", cut to what fits with the NUL */
+	{
+		static const u8 b[16] = { 0xe8, 0x5b, 0xff, 0x00, 0x0a };
+		char out[49];
+
+		CHECK("bytes: 3", itrace_format_bytes(out, sizeof(out), b, 3) == 9 &&
+		      !strcmp(out, " e8 5b ff"));
+		CHECK("bytes: 16", itrace_format_bytes(out, sizeof(out), b, 16) == 48 &&
+		      !strcmp(out + 9, " 00 0a 00 00 00 00 00 00 00 00 00 00 00"));
+		CHECK("bytes: none", itrace_format_bytes(out, sizeof(out), b, 0) == 0 &&
+		      !out[0]);
+		CHECK("bytes: 7 bytes of room, 2 fit",
+		      itrace_format_bytes(out, 7, b, 5) == 6 && !strcmp(out, " e8 5b"));
+		CHECK("bytes: no room", itrace_format_bytes(out, 0, b, 5) == 0);
+	}
 	return check_failed ? 1 : 0;
 }

@@ -38,19 +38,29 @@ static const struct map *map_of(const struct take *t, uint64_t addr)
 	return NULL;
 }
 
+size_t code_read(const struct take *t, uint64_t addr, void *buf, size_t n,
+		 int *elf_class)
+{
+	const struct map *m = map_of(t, addr);
+	int fd = m ? sym_code_file(m, elf_class) : -1;
+	ssize_t got;
+
+	if (fd < 0)
+		return 0;
+	if (n > m->end - addr)
+		n = m->end - addr;
+	got = pread(fd, buf, n, addr - m->start + m->off);
+	return got > 0 ? got : 0;
+}
+
 /* @s's bytes: the instruction's, as far as the file has them */
 static void read_code(struct capture *c, struct take *t, uint64_t addr,
 		      struct sym *s, int *elf_class)
 {
-	const struct map *m = map_of(t, addr);
+	size_t n = code_read(t, addr, s->code, sizeof(s->code), elf_class);
 	struct itrace_x86_insn in;
-	int fd = m ? sym_code_file(m, elf_class) : -1;
-	ssize_t n;
 
-	if (fd < 0)
-		return;
-	n = pread(fd, s->code, sizeof(s->code), addr - m->start + m->off);
-	if (n <= 0)
+	if (!n)
 		return;
 	if (is_ppc(c)) {
 		s->code_len = n >= 4 ? 4 : 0;

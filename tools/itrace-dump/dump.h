@@ -134,6 +134,13 @@ struct out_opts {
 void code_of(struct capture *c, struct take *t, uint64_t addr,
 	     const struct sym *s, bool disasm);
 void code_exit(void);
+/*
+ * Up to @n bytes at @addr of @t's mappings, from the captured file that
+ * maps it (sym.c's checked files), not past that mapping's end: how
+ * many, 0 where no file holds the address. *@elf_class: the file's.
+ */
+size_t code_read(const struct take *t, uint64_t addr, void *buf, size_t n,
+		 int *elf_class);
 /* sym.c: the checked file a mapping names, for its bytes; -1: none */
 int sym_code_file(const struct map *m, int *elf_class);
 

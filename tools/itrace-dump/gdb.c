@@ -211,7 +211,7 @@ static void make_libs(struct stub *s)
 }
 
 /* Send one packet, escaping what the protocol reserves. */
-static void put_pkt(struct stub *s, const char *data, size_t len)
+static void put_pkt(const char *data, size_t len)
 {
 	unsigned char sum = 0;
 	size_t i;
@@ -230,12 +230,11 @@ static void put_pkt(struct stub *s, const char *data, size_t len)
 	}
 	printf("#%02x", sum);
 	fflush(stdout);
-	(void)s;
 }
 
-static void reply(struct stub *s, const char *text)
+static void reply(const char *text)
 {
-	put_pkt(s, text, strlen(text));
+	put_pkt(text, strlen(text));
 }
 
 /*
@@ -270,31 +269,31 @@ static bool get_pkt(struct stub *s)
 }
 
 /* A part of @doc for "qXfer:...:read:ANNEX:OFF,LEN" at @args ("OFF,LEN") */
-static void xfer(struct stub *s, const char *doc, size_t len, const char *args)
+static void xfer(const char *doc, size_t len, const char *args)
 {
 	unsigned long long off, n;
 	char *out;
 
 	if (!doc || sscanf(args, "%llx,%llx", &off, &n) != 2) {
-		reply(s, "E01");
+		reply("E01");
 		return;
 	}
 	if (off >= len) {
-		reply(s, "l");
+		reply("l");
 		return;
 	}
 	if (n > PKT_MAX / 2)
 		n = PKT_MAX / 2;
 	out = malloc(n + 1);
 	if (!out) {
-		reply(s, "E01");
+		reply("E01");
 		return;
 	}
 	out[0] = off + n < len ? 'm' : 'l';
 	if (off + n > len)
 		n = len - off;
 	memcpy(out + 1, doc + off, n);
-	put_pkt(s, out, n + 1);
+	put_pkt(out, n + 1);
 	free(out);
 }
 
@@ -304,33 +303,22 @@ static void memory(struct stub *s, const char *args)
 	unsigned long long addr, n, i;
 	unsigned char buf[4096];
 	char hex[2 * sizeof(buf) + 1];
-	const struct map *m = NULL;
-	int cls, fd = -1;
-	ssize_t got = -1;
+	size_t got;
+	int cls;
 
 	if (sscanf(args, "%llx,%llx", &addr, &n) != 2) {
-		reply(s, "E01");
+		reply("E01");
 		return;
 	}
-	if (n > sizeof(buf))
-		n = sizeof(buf);
-	for (i = 0; s->take && i < s->take->nr_maps; i++)
-		if (addr >= s->take->maps[i].start && addr < s->take->maps[i].end)
-			m = &s->take->maps[i];
-	if (m) {
-		if (addr + n > m->end)
-			n = m->end - addr;
-		fd = sym_code_file(m, &cls);
-	}
-	if (fd >= 0)
-		got = pread(fd, buf, n, addr - m->start + m->off);
-	if (got <= 0) {
-		reply(s, "E14");
+	got = code_read(s->take, addr, buf, n < sizeof(buf) ? n : sizeof(buf),
+			&cls);
+	if (!got) {
+		reply("E14");
 		return;
 	}
-	for (i = 0; i < (unsigned long long)got; i++)
+	for (i = 0; i < got; i++)
 		snprintf(hex + 2 * i, 3, "%02x", buf[i]);
-	reply(s, hex);
+	reply(hex);
 }
 
 /* little-endian hex of @v, @bytes long */
@@ -360,7 +348,7 @@ static void registers(struct stub *s)
 
 	unknown_regs(&b, s->ppc ? 64 * 8 : 16 * 8);
 	le_hex(&b, s->pc, 8);
-	reply(s, b.s ? b.s : "E01");
+	reply(b.s ? b.s : "E01");
 	free(b.s);
 }
 
@@ -372,7 +360,7 @@ static void target_xml(struct stub *s, const char *args)
 		 "<?xml version=\"1.0\"?><!DOCTYPE target SYSTEM \"gdb-target.dtd\">"
 		 "<target><architecture>%s</architecture><osabi>GNU/Linux</osabi></target>",
 		 s->ppc ? "powerpc:common64" : "i386:x86-64");
-	xfer(s, doc, strlen(doc), args);
+	xfer(doc, strlen(doc), args);
 }
 
 static void stopped(struct stub *s)
@@ -380,7 +368,7 @@ static void stopped(struct stub *s)
 	char t[64];
 
 	snprintf(t, sizeof(t), "T05thread:%x;", s->tid);
-	reply(s, t);
+	reply(t);
 }
 
 static bool starts(const char *s, const char *p)
@@ -394,28 +382,28 @@ static bool query_xfer(struct stub *s, const char *q)
 	const char *path;
 
 	if (starts(q, "qXfer:btrace:read:all:")) {
-		xfer(s, s->btrace, s->btrace_len, q + strlen("qXfer:btrace:read:all:"));
+		xfer(s->btrace, s->btrace_len, q + strlen("qXfer:btrace:read:all:"));
 	} else if (starts(q, "qXfer:btrace:read:new:")) {
 		static const char none[] = "<btrace version=\"1.0\"/>\n";
 
-		xfer(s, none, strlen(none), q + strlen("qXfer:btrace:read:new:"));
+		xfer(none, strlen(none), q + strlen("qXfer:btrace:read:new:"));
 	} else if (starts(q, "qXfer:btrace:read:")) {
-		reply(s, "E01");	/* delta: gdb reads new, then all */
+		reply("E01");	/* delta: gdb reads new, then all */
 	} else if (starts(q, "qXfer:btrace-conf:read::")) {
 		static const char conf[] =
 			"<btrace-conf version=\"1.0\"><bts size=\"0x10000\"/></btrace-conf>\n";
 
-		xfer(s, conf, strlen(conf), q + strlen("qXfer:btrace-conf:read::"));
+		xfer(conf, strlen(conf), q + strlen("qXfer:btrace-conf:read::"));
 	} else if (starts(q, "qXfer:features:read:target.xml:")) {
 		target_xml(s, q + strlen("qXfer:features:read:target.xml:"));
 	} else if (starts(q, "qXfer:libraries-svr4:read::")) {
-		xfer(s, s->libs, s->libs_len, q + strlen("qXfer:libraries-svr4:read::"));
+		xfer(s->libs, s->libs_len, q + strlen("qXfer:libraries-svr4:read::"));
 	} else if (starts(q, "qXfer:exec-file:read:")) {
 		path = strchr(q + strlen("qXfer:exec-file:read:"), ':');
 		if (s->exe && path)
-			xfer(s, s->exe->path, strlen(s->exe->path), path + 1);
+			xfer(s->exe->path, strlen(s->exe->path), path + 1);
 		else
-			reply(s, "E01");
+			reply("E01");
 	} else {
 		return false;
 	}
@@ -433,25 +421,25 @@ static void query(struct stub *s, const char *q)
 			 "qXfer:btrace-conf:read+;Qbtrace:bts+;Qbtrace:off+;"
 			 "Qbtrace-conf:bts:size+;qXfer:features:read+;"
 			 "qXfer:libraries-svr4:read+;qXfer:exec-file:read+", PKT_MAX);
-		reply(s, t);
+		reply(t);
 		return;
 	}
 	if (!strcmp(q, "qfThreadInfo")) {
 		snprintf(t, sizeof(t), "m%x", s->tid);
-		reply(s, t);
+		reply(t);
 	} else if (!strcmp(q, "qsThreadInfo")) {
-		reply(s, "l");
+		reply("l");
 	} else if (!strcmp(q, "qC")) {
 		snprintf(t, sizeof(t), "QC%x", s->tid);
-		reply(s, t);
+		reply(t);
 	} else if (!strcmp(q, "qAttached")) {
-		reply(s, "1");
+		reply("1");
 	} else if (!strcmp(q, "qOffsets")) {
 		snprintf(t, sizeof(t), "Text=%" PRIx64 ";Data=%" PRIx64 ";Bss=%" PRIx64,
 			 s->exe_bias, s->exe_bias, s->exe_bias);
-		reply(s, t);
+		reply(t);
 	} else {
-		reply(s, "");
+		reply("");
 	}
 }
 
@@ -462,15 +450,15 @@ static void serve(struct stub *s)
 		const char *p = s->in;
 
 		if (!strcmp(p, "QStartNoAckMode")) {
-			reply(s, "OK");
+			reply("OK");
 			s->no_ack = true;
 		} else if (!strcmp(p, "Qbtrace:bts") || !strcmp(p, "Qbtrace:off") ||
 			   starts(p, "Qbtrace-conf:") || p[0] == 'H' ||
 			   starts(p, "QNonStop:0") || starts(p, "QPassSignals") ||
 			   starts(p, "QProgramSignals")) {
-			reply(s, "OK");
+			reply("OK");
 		} else if (starts(p, "Qbtrace:")) {
-			reply(s, "E01");	/* pt: not what the capture is */
+			reply("E01");	/* pt: not what the capture is */
 		} else if (p[0] == 'q') {
 			query(s, p);
 		} else if (!strcmp(p, "?")) {
@@ -482,14 +470,14 @@ static void serve(struct stub *s)
 		} else if (starts(p, "vCont;") || p[0] == 'c' || p[0] == 's') {
 			stopped(s);	/* nothing runs */
 		} else if (p[0] == 'T') {
-			reply(s, "OK");
+			reply("OK");
 		} else if (p[0] == 'D') {
-			reply(s, "OK");
+			reply("OK");
 			return;
 		} else if (p[0] == 'k') {
 			return;
 		} else {
-			reply(s, "");
+			reply("");
 		}
 	}
 }

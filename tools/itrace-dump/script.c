@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "lib/format.h"
 #include "lib/kind.h"
 #include "lib/values.h"
 
@@ -98,8 +99,7 @@ static void code_cols(struct obuf *b, const struct out_opts *o,
 		      struct capture *c, struct take *t, const struct rec *r,
 		      const struct sym *from)
 {
-	static const char hex[] = "0123456789abcdef";
-	unsigned int i;
+	char bytes[3 * sizeof(from->code) + 1];
 
 	code_of(c, t, r->from, from, o->disasm);
 	if (o->insn) {
@@ -107,11 +107,8 @@ static void code_cols(struct obuf *b, const struct out_opts *o,
 		ob_u64(b, from->code_len, 0);
 		if (from->code_len)
 			ob_str(b, " insn:");
-		for (i = 0; i < from->code_len; i++) {
-			ob_ch(b, ' ');
-			ob_ch(b, hex[from->code[i] >> 4]);
-			ob_ch(b, hex[from->code[i] & 15]);
-		}
+		ob_mem(b, bytes, itrace_format_bytes(bytes, sizeof(bytes),
+						     from->code, from->code_len));
 	}
 	if (o->disasm) {
 		ob_str(b, "  ");
