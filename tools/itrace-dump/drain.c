@@ -178,6 +178,22 @@ static int maps(struct drain *d)
 	return 0;
 }
 
+/*
+ * Does the record of @pid with @seq go into the capture (newer than the
+ * last written, a wanted task, the -c count not reached)? Counted if so.
+ */
+static bool take_rec(struct drain *d, uint64_t seq, uint64_t pid)
+{
+	if (seq <= d->last_seq || !wanted(d, pid) ||
+	    (d->max_recs && d->recs >= d->max_recs))
+		return false;
+	if (!d->first_seq)
+		d->first_seq = seq;
+	d->last_seq = seq;
+	d->recs++;
+	return true;
+}
+
 /* the decimal number at *s, and *s past it and one space; false if none */
 static bool dec(const char **s, const char *end, uint64_t *v)
 {
@@ -202,13 +218,8 @@ static void line(struct drain *d, const char *s, size_t n)
 	uint64_t seq, cpu, pid, lost;
 
 	if (dec(&p, end, &seq) && dec(&p, end, &cpu) && dec(&p, end, &pid)) {
-		if (seq <= d->last_seq || !wanted(d, pid) ||
-		    (d->max_recs && d->recs >= d->max_recs))
+		if (!take_rec(d, seq, pid))
 			return;
-		if (!d->first_seq)
-			d->first_seq = seq;
-		d->last_seq = seq;
-		d->recs++;
 	} else if (n > 8 && !memcmp(s, "itrace: ", 8) &&
 		   (p = s + 8, dec(&p, end, &lost))) {
 		d->lost += lost;
@@ -310,13 +321,8 @@ static int wire(struct drain *d, const struct itrace_wire *w)
 			(unsigned long long)w->val[0], w->val[0] == 1 ? "" : "s");
 		return 0;
 	}
-	if (w->seq <= d->last_seq || !wanted(d, w->pid) ||
-	    (d->max_recs && d->recs >= d->max_recs))
+	if (!take_rec(d, w->seq, w->pid))
 		return 0;
-	if (!d->first_seq)
-		d->first_seq = w->seq;
-	d->last_seq = w->seq;
-	d->recs++;
 	d->block[d->nr_block] = *w;
 	wire_le(&d->block[d->nr_block++]);
 	return 0;
